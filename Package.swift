@@ -1,0 +1,83 @@
+// swift-tools-version:6.0
+//
+// share: the AirDrop of Linux. See README.md and docs/ARCHITECTURE.md.
+//
+// Layers (dependencies point down only):
+//
+//   share (executable)  ->  ShareCLI  ->  ShareKit
+//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry
+//   ShareTransport      ->  ShareTLS, ShareWire
+//   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
+//   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
+//   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareKit -> CShareLinux (C, system libraries)
+
+import PackageDescription
+
+let package = Package(
+    name: "share",
+    products: [
+        .executable(name: "share", targets: ["share"]),
+        .library(name: "ShareKit", targets: ["ShareKit"]),
+        .library(name: "TypeRegistry", targets: ["TypeRegistry"]),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config. Headers carry `static inline` shims for macros.
+        .systemLibrary(
+            name: "CShareOpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CShareAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        // Linux system calls glibc 2.36 does not wrap (openat2) or Swift cannot see (renameat2, syncfs).
+        .systemLibrary(name: "CShareLinux"),
+
+        // Pure layers: no C, no sockets, no policy about I/O.
+        .target(name: "ShareDocuments"),
+        .target(name: "ShareWire", dependencies: ["ShareDocuments"]),
+        .target(name: "TypeRegistry"),
+
+        // The only code that sees C.
+        .target(name: "ShareTLS", dependencies: ["CShareOpenSSL"]),
+        .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
+        .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
+
+        // Use cases and the command line.
+        .target(
+            name: "ShareKit",
+            dependencies: [
+                "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
+                "CShareLinux",
+            ]
+        ),
+        .target(name: "ShareCLI", dependencies: ["ShareKit"]),
+        .executableTarget(name: "share", dependencies: ["ShareCLI"]),
+
+        // Tests.
+        .target(name: "ShareTestSupport", dependencies: ["ShareKit"], path: "Tests/ShareTestSupport"),
+        .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
+        .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
+        .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
+        .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
+        .testTarget(name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport"]),
+        .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareTestSupport"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareTestSupport"]),
+    ]
+)
+
+// Strict Swift 6 settings for every target, in the manner of swift-log's manifest.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        // SE-0335: `any` spelled out for existentials.
+        .enableUpcomingFeature("ExistentialAny"),
+        // SE-0444: a file sees only the modules it imports.
+        .enableUpcomingFeature("MemberImportVisibility"),
+        // SE-0409: imports are internal unless marked otherwise, so no C type leaks into public API.
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ])
+    target.swiftSettings = settings
+}

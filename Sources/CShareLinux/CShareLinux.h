@@ -1,0 +1,40 @@
+// Linux system calls that glibc 2.36 does not wrap (openat2) or that Swift's Glibc module does not
+// show (renameat2, syncfs, sync_file_range). Swift cannot call the variadic `syscall()`, so each
+// gets a small `static inline` shim. Only `ShareKit` imports this module, with `internal import`.
+#ifndef CSHARE_LINUX_H
+#define CSHARE_LINUX_H
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/openat2.h>
+
+/// openat2(2): open `path` relative to `dirfd`, refusing to resolve outside it.
+/// Returns a file descriptor, or -1 with errno set (EXDEV: escapes `dirfd`; ELOOP: a symbolic link).
+static inline int CShareLinux_openat_beneath(int dirfd, const char *path, int flags, unsigned int mode) {
+    struct open_how how = {0};
+    how.flags = (uint64_t)flags;
+    how.mode = (uint64_t)((flags & (O_CREAT | O_TMPFILE)) ? mode : 0);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+/// renameat2(2) with RENAME_NOREPLACE: fails with EEXIST instead of replacing `newpath`.
+static inline int CShareLinux_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+    return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, 1 /* RENAME_NOREPLACE */);
+}
+
+/// syncfs(2): commit the whole filesystem that holds `fd`.
+static inline int CShareLinux_syncfs(int fd) {
+    return (int)syscall(SYS_syncfs, fd);
+}
+
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: start writeback of a range without waiting.
+static inline int CShareLinux_start_writeback(int fd, int64_t offset, int64_t length) {
+    return (int)syscall(SYS_sync_file_range, fd, offset, length, 2 /* SYNC_FILE_RANGE_WRITE */);
+}
+
+#endif

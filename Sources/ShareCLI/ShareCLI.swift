@@ -1,0 +1,1 @@
+// ShareCLI: see docs/ARCHITECTURE.md.

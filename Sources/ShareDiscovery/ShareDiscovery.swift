@@ -1,0 +1,1 @@
+// ShareDiscovery: see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// ShareDocuments: see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// ShareKit: see docs/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// ShareTLS: see docs/ARCHITECTURE.md.

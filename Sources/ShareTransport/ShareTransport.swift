@@ -1,0 +1,1 @@
+// ShareTransport: see docs/ARCHITECTURE.md.

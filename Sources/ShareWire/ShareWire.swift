@@ -1,0 +1,1 @@
+// ShareWire: see docs/ARCHITECTURE.md.

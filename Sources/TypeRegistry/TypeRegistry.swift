@@ -1,0 +1,1 @@
+// TypeRegistry: see docs/ARCHITECTURE.md.

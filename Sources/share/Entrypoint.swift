@@ -1,0 +1,8 @@
+import ShareCLI
+
+@main
+struct Entrypoint {
+    static func main() async {
+        print("share")
+    }
+}
