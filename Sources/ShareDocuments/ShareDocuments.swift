@@ -1,1 +1,0 @@
-// ShareDocuments: see docs/ARCHITECTURE.md.

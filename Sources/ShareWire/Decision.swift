@@ -1,0 +1,19 @@
+/// DECISION: whether the receiver takes the offer, with a sentence for the sender's user.
+public struct Decision: Sendable, Hashable {
+    /// Accepted, or why not.
+    public var code: DecisionCode
+    /// A sentence for the sender's user; may be empty when accepted.
+    public var message: String
+
+    /// Creates a decision.
+    public init(_ code: DecisionCode, message: String = "") {
+        self.code = code
+        self.message = message
+    }
+
+    /// Whether the transfer goes ahead.
+    public var isAccepted: Bool { code == .accepted }
+
+    /// An accepting decision.
+    public static let accept = Decision(.accepted)
+}

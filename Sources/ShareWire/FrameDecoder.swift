@@ -1,0 +1,158 @@
+public import ShareDocuments
+
+/// Turns a byte stream into frames, in any chunking (docs/PROTOCOL.md §3).
+///
+/// Feed it bytes as they arrive (``append(_:)`` or, without a copy, ``readInto(minimumSpace:_:)``)
+/// and take frames with ``next()`` until it returns nil. A header is checked as soon as its five
+/// bytes are buffered: an unknown type or a length above the type's limit throws before the payload
+/// is awaited or any space is reserved for it. At end of stream call ``finish()``: bytes left over
+/// mean the peer stopped mid-frame.
+public struct FrameDecoder: Sendable {
+    private var storage: [UInt8]
+    private var start = 0
+    private var end = 0
+    private let baseCapacity: Int
+    /// The manifest limits applied to OFFER frames.
+    public let limits: ManifestLimits
+
+    /// Creates a decoder.
+    /// - Parameters:
+    ///   - capacity: the buffer size it starts with and returns to after a large frame.
+    ///   - limits: the bounds an OFFER must respect.
+    public init(capacity: Int = 1 << 16, limits: ManifestLimits = .protocolV1) {
+        baseCapacity = max(capacity, 64)
+        storage = [UInt8](repeating: 0, count: baseCapacity)
+        self.limits = limits
+    }
+
+    /// Bytes received but not yet returned as frames.
+    public var bufferedByteCount: Int { end - start }
+
+    /// Adds received bytes.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        reserveTail(bytes.count)
+        storage.withUnsafeMutableBytes { target in
+            target.baseAddress!.advanced(by: end).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
+        end += bytes.count
+    }
+
+    /// Adds received bytes.
+    public mutating func append(contentsOf bytes: some Collection<UInt8>) {
+        let array = Array(bytes)
+        array.withUnsafeBytes { append($0) }
+    }
+
+    /// Lets `body` write received bytes straight into the buffer.
+    ///
+    /// - Parameters:
+    ///   - minimumSpace: the free space `body` is given at least.
+    ///   - body: writes into the buffer and returns how many bytes it wrote (0 at end of stream).
+    /// - Returns: what `body` returned.
+    public mutating func readInto<E: Error>(
+        minimumSpace: Int, _ body: (UnsafeMutableRawBufferPointer) throws(E) -> Int
+    ) throws(E) -> Int {
+        reserveTail(minimumSpace)
+        let offset = end
+        let result: Result<Int, E> = storage.withUnsafeMutableBytes { buffer in
+            let tail = UnsafeMutableRawBufferPointer(rebasing: buffer[offset...])
+            do throws(E) { return .success(try body(tail)) } catch { return .failure(error) }
+        }
+        let count = try result.get()
+        precondition(count >= 0 && count <= storage.count - offset, "readInto body reported an impossible count")
+        end += count
+        return count
+    }
+
+    /// Returns the next complete frame, or nil when more bytes are needed.
+    /// - Throws: ``WireError`` for an unknown type, an oversized length or a malformed payload.
+    public mutating func next() throws(WireError) -> Frame? {
+        guard end - start >= FrameType.headerSize else { return nil }
+        guard let type = FrameType(rawValue: storage[start]) else { throw .unknownFrameType(storage[start]) }
+        var length = 0
+        for index in (start + 1)..<(start + 5) { length = length << 8 | Int(storage[index]) }
+        if length > type.maxPayload { throw .frameTooLarge(type, length: length, limit: type.maxPayload) }
+        let frameEnd = start + FrameType.headerSize + length
+        guard frameEnd <= end else { return nil }
+        let payload = storage[(start + FrameType.headerSize)..<frameEnd]
+        let frame = try parse(type, payload)
+        start = frameEnd
+        if start == end {
+            start = 0
+            end = 0
+            if storage.count > 4 * baseCapacity { storage = [UInt8](repeating: 0, count: baseCapacity) }
+        }
+        return frame
+    }
+
+    /// Call at end of stream: throws ``WireError/truncated(bufferedBytes:)`` if a frame was cut off.
+    public func finish() throws(WireError) {
+        if end > start { throw .truncated(bufferedBytes: end - start) }
+    }
+
+    private mutating func reserveTail(_ count: Int) {
+        if storage.count - end >= count { return }
+        if start > 0 {
+            let live = end - start
+            storage.withUnsafeMutableBytes { buffer in
+                let base = buffer.baseAddress!
+                base.copyMemory(from: base.advanced(by: start), byteCount: live)
+            }
+            start = 0
+            end = live
+            if storage.count - end >= count { return }
+        }
+        var newCount = storage.count
+        while newCount - end < count { newCount *= 2 }
+        storage.append(contentsOf: repeatElement(0, count: newCount - storage.count))
+    }
+
+    private func parse(_ type: FrameType, _ payload: ArraySlice<UInt8>) throws(WireError) -> Frame {
+        var reader = ByteReader(payload, frameType: type)
+        switch type {
+        case .hello:
+            let magic = try reader.raw(4)
+            guard magic.elementsEqual(Hello.magic) else { throw .unsupportedVersion("not a share HELLO") }
+            let version = try reader.u8()
+            guard version == Hello.currentVersion else {
+                throw .unsupportedVersion("version \(version); this share speaks version \(Hello.currentVersion)")
+            }
+            let name = try reader.str8("the device name")
+            try reader.expectEnd()
+            return .hello(Hello(name: name, version: version))
+        case .offer:
+            return .offer(try OfferCodec.decode(&reader, limits: limits))
+        case .decision:
+            let raw = try reader.u8()
+            guard let code = DecisionCode(rawValue: raw) else { throw .malformed(type, "unknown decision code \(raw)") }
+            let message = try reader.str16("the message")
+            try reader.expectEnd()
+            return .decision(Decision(code, message: message))
+        case .data:
+            let index = try reader.u32()
+            let bytes = reader.rest()
+            if bytes.isEmpty { throw .malformed(type, "no file bytes") }
+            return .data(fileIndex: index, bytes: Array(bytes))
+        case .fileEnd:
+            let index = try reader.u32()
+            let digest = Array(try reader.raw(32))
+            try reader.expectEnd()
+            return .fileEnd(fileIndex: index, sha256: digest)
+        case .receipt:
+            let count = Int(try reader.u32())
+            if count > limits.maxItems { throw .malformed(type, "\(count) items (the limit is \(limits.maxItems))") }
+            if count * 2 > reader.remaining { throw .malformed(type, "\(count) items cannot fit in the payload") }
+            var locations: [String] = []
+            locations.reserveCapacity(count)
+            for _ in 0..<count { locations.append(try reader.str16("a location")) }
+            try reader.expectEnd()
+            return .receipt(Receipt(locations: locations))
+        case .error:
+            let code = ErrorCode(wireValue: try reader.u16())
+            let message = try reader.str16("the message")
+            try reader.expectEnd()
+            return .error(PeerError(code, message))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// The type byte of a frame (docs/PROTOCOL.md §3), with the largest payload each may carry.
+public enum FrameType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case hello = 0x01
+    case offer = 0x02
+    case decision = 0x03
+    case data = 0x04
+    case fileEnd = 0x05
+    case receipt = 0x06
+    case error = 0x07
+
+    /// The largest payload a frame of this type may declare; checked before anything is allocated.
+    public var maxPayload: Int {
+        switch self {
+        case .hello: 1_024
+        case .offer: 16 << 20
+        case .decision: 4_096
+        case .data: 4 + FrameType.maxDataBytes
+        case .fileEnd: 36
+        case .receipt: 4 << 20
+        case .error: 4_096
+        }
+    }
+
+    /// The most file bytes one DATA frame carries.
+    public static let maxDataBytes = 1 << 20
+
+    /// Bytes in a frame header: type (1) and payload length (4).
+    public static let headerSize = 5
+
+    public var description: String {
+        switch self {
+        case .hello: "HELLO"
+        case .offer: "OFFER"
+        case .decision: "DECISION"
+        case .data: "DATA"
+        case .fileEnd: "FILE_END"
+        case .receipt: "RECEIPT"
+        case .error: "ERROR"
+        }
+    }
+}

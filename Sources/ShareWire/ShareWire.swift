@@ -1,1 +1,0 @@
-// ShareWire: see docs/ARCHITECTURE.md.

@@ -1,0 +1,50 @@
+import ShareDocuments
+import Testing
+
+@Suite struct PathRulesTests {
+    @Test(arguments: ["Report.pdf", "Bugs.sbz/Data.plist", "a/b/c/d.txt", "ünïcödé/名前.txt", ".hidden", "a b/c d"])
+    func acceptsOrdinaryRelativePaths(_ path: String) {
+        #expect(PathRules.problem(in: path) == nil)
+    }
+
+    @Test func refusesEveryUnsafeShape() {
+        let cases: [(String, PathProblem)] = [
+            ("", .empty),
+            ("/etc/passwd", .absolute),
+            ("//tmp/x", .absolute),
+            ("a//b", .emptyComponent),
+            ("a/", .emptyComponent),
+            ("./a", .dotComponent),
+            ("a/./b", .dotComponent),
+            ("..", .dotDotComponent),
+            ("../.bashrc", .dotDotComponent),
+            ("sub/../../x", .dotDotComponent),
+            ("a\u{0}b", .forbiddenCharacter("\u{0}")),
+            ("a\u{1B}[2Jb", .forbiddenCharacter("\u{1B}")),
+            ("a\nb", .forbiddenCharacter("\n")),
+            ("a\u{85}b", .forbiddenCharacter("\u{85}")),
+            ("c:\\..\\x", .forbiddenCharacter("\\")),
+            (".share-staging", .reservedName),
+            (".share-staging/x", .reservedName),
+        ]
+        for (path, problem) in cases {
+            #expect(PathRules.problem(in: path) == problem, "path \(path.debugDescription)")
+        }
+    }
+
+    @Test func enforcesLengthAndDepthLimits() {
+        let longComponent = String(repeating: "x", count: 256)
+        #expect(PathRules.problem(in: longComponent) == .componentTooLong(bytes: 256, limit: 255))
+        #expect(PathRules.problem(in: String(repeating: "x", count: 255)) == nil)
+        let deep = Array(repeating: "d", count: 65).joined(separator: "/")
+        #expect(PathRules.problem(in: deep) == .tooDeep(depth: 65, limit: 64))
+        let long = Array(repeating: String(repeating: "y", count: 200), count: 21).joined(separator: "/")
+        #expect(PathRules.problem(in: long) == .tooLong(bytes: 4220, limit: 4096))
+    }
+
+    @Test func collisionKeysMergeCaseAndUnicodeForms() {
+        #expect(PathRules.collisionKey("Report.PDF") == PathRules.collisionKey("report.pdf"))
+        #expect(PathRules.collisionKey("caf\u{E9}") == PathRules.collisionKey("cafe\u{301}"))
+        #expect(PathRules.collisionKey("a") != PathRules.collisionKey("b"))
+    }
+}
