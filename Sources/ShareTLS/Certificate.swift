@@ -90,8 +90,9 @@ final class Certificate: @unchecked Sendable {
             throw openSSLFailure("setting the validity period", "ASN1_TIME_set failed")
         }
 
+        let commonName = Array(selfSignedCommonName.utf8)
         guard let name = X509_get_subject_name(x509),
-            X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, Array(selfSignedCommonName.utf8), -1, -1, 0) == 1,
+            X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, Int32(commonName.count), -1, 0) == 1,
             X509_set_issuer_name(x509, name) == 1
         else {
             throw openSSLFailure("setting the certificate name", "X509_NAME_add_entry_by_txt failed")

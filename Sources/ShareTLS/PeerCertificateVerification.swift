@@ -6,8 +6,9 @@ internal import CShareOpenSSL
 /// expected of a node's self-signed certificate: trust comes from pinning the fingerprint after the handshake
 /// (ShareKit), not from a CA.
 ///
-/// Which of the three OpenSSL reports depends on how it reads the certificate: a self-signed certificate whose
-/// keyUsage lacks keyCertSign is not "self-signed" to OpenSSL, so it reports the issuer as unknown.
+/// OpenSSL 3.0 reports DEPTH_ZERO_SELF_SIGNED_CERT for a node's certificate (checked); the other two are what a
+/// certificate issued by a CA we do not know produces, and what other OpenSSL versions may report for
+/// self-signed certificates whose keyUsage lacks keyCertSign.
 private let issuerUnknownErrors: Set<Int32> = [
     X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
     X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
@@ -17,7 +18,8 @@ private let issuerUnknownErrors: Set<Int32> = [
 /// OpenSSL's verification callback for every share TLS context (a file-level function: no captures).
 ///
 /// Accepts the peer's own certificate (depth 0) when its only problems are in ``issuerUnknownErrors``, and
-/// then checks its self-signature ourselves, since OpenSSL cannot without an issuer. Rejects everything else:
+/// then checks its self-signature ourselves: OpenSSL does not verify the signature of a self-signed leaf it
+/// cannot chain to a trust anchor (checked: a forged one is otherwise accepted). Rejects everything else:
 /// expired or not-yet-valid certificates, bad signatures, wrong key usage, problems deeper in a chain.
 ///
 /// The first rejection is recorded on the connection's ``SocketChannel`` so the error can say exactly what was

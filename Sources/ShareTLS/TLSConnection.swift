@@ -115,6 +115,9 @@ public final class TLSConnection {
 
     // MARK: - Peer and session facts
 
+    /// The socket this session runs over (not owned).
+    package var socketDescriptor: Int32 { channel.fd }
+
     /// The peer's identity: SHA-256 of its certificate's public key. `nil` before the handshake.
     public var peerFingerprint: Fingerprint? {
         guard let certificate = SSL_get0_peer_certificate(ssl), let key = X509_get0_pubkey(certificate) else {
@@ -222,7 +225,7 @@ public final class TLSConnection {
             let result = SSL_write_ex(ssl, base + offset, bytes.count - offset, &written)
             guard result == 1 else {
                 channel.coalescing = false
-                let error = failure(result, operation: .write)
+                let error = explainedWriteFailure(failure(result, operation: .write))
                 state = .failed(error)
                 throw error
             }
@@ -230,9 +233,37 @@ public final class TLSConnection {
         }
         channel.coalescing = false
         guard channel.flush() else {
-            let error = socketFailure(operation: .write)
+            let error = explainedWriteFailure(socketFailure(operation: .write))
             state = .failed(error)
             throw error
+        }
+    }
+
+    /// When a write fails because the peer hung up, the peer may have said why first: with TLS 1.3 a server
+    /// that refuses the client's certificate sends its alert and closes, and a client that writes before it
+    /// reads then sees only the reset. Any alert that already arrived is still queued on the socket: read it
+    /// (without blocking) and report that instead.
+    private func explainedWriteFailure(_ error: TLSError) -> TLSError {
+        guard error == .connectionReset || error == .connectionClosed else { return error }
+        OpenSSLErrorQueue.clear()
+        channel.reset()
+        channel.coalescing = false
+        channel.nonBlocking = true
+        defer { channel.nonBlocking = false }
+        var scratch = [UInt8](repeating: 0, count: 512)
+        var count = 0
+        let result = scratch.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress, $0.count, &count) }
+        guard result != 1 else { return error }
+        let code = SSL_get_error(ssl, result)
+        guard code == SSL_ERROR_SSL else {
+            _ = OpenSSLErrorQueue.drain()
+            return error
+        }
+        switch failure(result, operation: .read) {
+        case .peerRefusedOurCertificate(let refusal): return .peerRefusedOurCertificate(refusal)
+        case .peerAborted(let alert): return .peerAborted(alert: alert)
+        case .peerDoesNotSpeakTLS13(let mismatch): return .peerDoesNotSpeakTLS13(mismatch)
+        default: return error
         }
     }
 
