@@ -1,7 +1,7 @@
 // ShareTLS: X.509 certificates (the node's own, and the ones peers present).
 
-internal import Foundation
 internal import CShareOpenSSL
+internal import Foundation
 
 /// Owns one OpenSSL `X509`.
 ///

@@ -1,7 +1,7 @@
 // ShareTLS: the folder that holds the node's identity files, and crash-safe writes into it.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The identity folder (`$XDG_CONFIG_HOME/share/` in production) and its files.
@@ -87,7 +87,9 @@ struct IdentityDirectory {
             throw .cannotRead(path: path, detail: "the file is \(info.st_size) bytes, far too large for a PEM file")
         }
         if restrictToOwner && info.st_mode & 0o077 != 0 {
-            guard fchmod(fd, IdentityDirectory.keyMode) == 0 else { throw .cannotProtectKeyFile(path: path, errno: errno) }
+            guard fchmod(fd, IdentityDirectory.keyMode) == 0 else {
+                throw .cannotProtectKeyFile(path: path, errno: errno)
+            }
         }
         var bytes = [UInt8](repeating: 0, count: IdentityDirectory.maximumFileSize + 1)
         var count = 0
@@ -127,7 +129,9 @@ struct IdentityDirectory {
         let suffix = SecureRandom.bytes(6).map { String($0, radix: 16) }.joined()
         let temporary = path + "/." + name + ".tmp-\(getpid())-" + suffix
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard fd >= 0 else { throw .cannotWrite(path: destination, operation: "creating a temporary file", errno: errno) }
+        guard fd >= 0 else {
+            throw .cannotWrite(path: destination, operation: "creating a temporary file", errno: errno)
+        }
         var temporaryExists = true
         defer { if temporaryExists { unlink(temporary) } }
         do throws(IdentityError) {

@@ -26,14 +26,18 @@ final class PrivateKey: @unchecked Sendable {
     static func generateEd25519() throws(IdentityError) -> PrivateKey {
         OpenSSLErrorQueue.clear()
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "ED25519", nil) else {
-            throw .openSSL(operation: "creating an Ed25519 key generator", reasons: OpenSSLErrorQueue.drainTexts(
-                fallback: "EVP_PKEY_CTX_new_from_name failed"))
+            throw .openSSL(
+                operation: "creating an Ed25519 key generator",
+                reasons: OpenSSLErrorQueue.drainTexts(
+                    fallback: "EVP_PKEY_CTX_new_from_name failed"))
         }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer? = nil
         guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_generate(context, &key) == 1, let key else {
-            throw .openSSL(operation: "generating an Ed25519 key", reasons: OpenSSLErrorQueue.drainTexts(
-                fallback: "EVP_PKEY_generate failed"))
+            throw .openSSL(
+                operation: "generating an Ed25519 key",
+                reasons: OpenSSLErrorQueue.drainTexts(
+                    fallback: "EVP_PKEY_generate failed"))
         }
         return PrivateKey(taking: key)
     }
@@ -77,8 +81,10 @@ final class PrivateKey: @unchecked Sendable {
         guard let bio = MemoryBIO(secure: true),
             PEM_write_bio_PKCS8PrivateKey(bio.pointer, pointer, nil, nil, 0, nil, nil) == 1
         else {
-            throw .openSSL(operation: "encoding the private key as PEM", reasons: OpenSSLErrorQueue.drainTexts(
-                fallback: "PEM_write_bio_PKCS8PrivateKey failed"))
+            throw .openSSL(
+                operation: "encoding the private key as PEM",
+                reasons: OpenSSLErrorQueue.drainTexts(
+                    fallback: "PEM_write_bio_PKCS8PrivateKey failed"))
         }
         return try bio.withBytes(body)
     }

@@ -5,7 +5,7 @@ internal import CShareOpenSSL
 /// Cryptographically secure random bytes from OpenSSL's DRBG (seeded from the kernel).
 ///
 /// The corresponding C function is `RAND_bytes`.
-public enum SecureRandom {
+public enum SecureRandom: Sendable {
     /// Returns `count` random bytes.
     ///
     /// - Parameter count: the number of bytes; zero or less gives an empty array.

@@ -1,10 +1,11 @@
 // ShareTLS: the OpenSSL BIO that moves TLS records over a connected socket.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CShareOpenSSL
 internal import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A socket `BIO` for one TLS connection, plus the facts its callbacks observe.
 ///
@@ -225,7 +226,9 @@ private func socketBIORead(
 }
 
 /// `BIO_ctrl` for the share socket BIO: flush, end-of-stream; everything else is unsupported.
-private func socketBIOControl(_ bio: OpaquePointer?, _ command: Int32, _ argument: Int, _ pointer: UnsafeMutableRawPointer?) -> Int {
+private func socketBIOControl(
+    _ bio: OpaquePointer?, _ command: Int32, _ argument: Int, _ pointer: UnsafeMutableRawPointer?
+) -> Int {
     let channel = channel(of: bio)
     switch command {
     case BIO_CTRL_FLUSH:

@@ -1,9 +1,10 @@
 // ShareTLS: one TLS 1.3 session over a connected, blocking socket.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CShareOpenSSL
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A TLS 1.3 session over a connected blocking socket: handshake, then reads and writes.
 ///

@@ -35,10 +35,13 @@ struct FingerprintTests {
         #expect(Fingerprint(hex: colons) == fingerprint)
     }
 
-    @Test("parsing rejects wrong lengths and other characters", arguments: [
-        "", "3f2a", String(hex.dropLast()), hex + "0", "g" + String(hex.dropFirst()), hex.replacingOccurrences(
-            of: "3f", with: "3-"), "0x" + String(hex.dropFirst(2)),
-    ])
+    @Test(
+        "parsing rejects wrong lengths and other characters",
+        arguments: [
+            "", "3f2a", String(hex.dropLast()), hex + "0", "g" + String(hex.dropFirst()),
+            hex.replacingOccurrences(
+                of: "3f", with: "3-"), "0x" + String(hex.dropFirst(2)),
+        ])
     func parsingRejects(_ text: String) {
         #expect(Fingerprint(hex: text) == nil)
     }
@@ -51,16 +54,20 @@ struct FingerprintTests {
         #expect(Self.sample.prefix(100) == Self.hex)
     }
 
-    @Test("prefix matching ignores spaces, colons and case", arguments: [
-        "3f2a", "3F2A 9C", "3f:2a:9c:01", " 3f2a9c01 0011 ", hex, "3",
-    ])
+    @Test(
+        "prefix matching ignores spaces, colons and case",
+        arguments: [
+            "3f2a", "3F2A 9C", "3f:2a:9c:01", " 3f2a9c01 0011 ", hex, "3",
+        ])
     func matches(_ typed: String) {
         #expect(Self.sample.matches(prefix: typed))
     }
 
-    @Test("empty, non-hex, wrong or too long prefixes never match", arguments: [
-        "", "   ", ":", "3f2b", "zz", "3f2a-9c01", hex + "0", "4",
-    ])
+    @Test(
+        "empty, non-hex, wrong or too long prefixes never match",
+        arguments: [
+            "", "   ", ":", "3f2b", "zz", "3f2a-9c01", hex + "0", "4",
+        ])
     func doesNotMatch(_ typed: String) {
         #expect(!Self.sample.matches(prefix: typed))
     }

@@ -6,7 +6,7 @@ import Testing
 @testable import ShareTLS
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fresh folder under /tmp, removed at the end of the test.
@@ -67,7 +67,8 @@ struct IdentityTests {
         #expect(mode(folder) == 0o700)
         #expect(mode(keyPath) == 0o600)
         #expect(mode(certificatePath) == 0o644)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["identity.crt", "identity.key"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["identity.crt", "identity.key"])
         let keyText = String(decoding: contents(keyPath) ?? [], as: UTF8.self)
         #expect(keyText.hasPrefix("-----BEGIN PRIVATE KEY-----"), "the key is stored as PKCS#8 PEM")
         #expect(String(decoding: contents(certificatePath) ?? [], as: UTF8.self) == created.certificatePEM)
@@ -94,7 +95,10 @@ struct IdentityTests {
         #expect(dump.contains("Signature Algorithm: ED25519"))
         #expect(dump.contains("X509v3 Basic Constraints: critical\n                CA:FALSE"))
         #expect(dump.contains("X509v3 Key Usage: critical\n                Digital Signature\n"))
-        #expect(dump.contains("X509v3 Extended Key Usage: \n                TLS Web Server Authentication, TLS Web Client Authentication"))
+        #expect(
+            dump.contains(
+                "X509v3 Extended Key Usage: \n                TLS Web Server Authentication, TLS Web Client Authentication"
+            ))
 
         let serial = try #require(runOpenSSL(["x509", "-in", root.child("identity.crt"), "-noout", "-serial"]))
         let serialHex = String(decoding: serial, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -111,9 +115,10 @@ struct IdentityTests {
         let der = try #require(runOpenSSL(["pkey", "-in", root.child("identity.key"), "-pubout", "-outform", "DER"]))
         #expect(der.count == 44, "Ed25519 SPKI is 44 bytes")
         #expect(identity.fingerprint.bytes == SHA256.hash([UInt8](der)))
-        let fromCertificate = try #require(runOpenSSL([
-            "x509", "-in", root.child("identity.crt"), "-noout", "-pubkey",
-        ]))
+        let fromCertificate = try #require(
+            runOpenSSL([
+                "x509", "-in", root.child("identity.crt"), "-noout", "-pubkey",
+            ]))
         #expect(String(decoding: fromCertificate, as: UTF8.self).contains("BEGIN PUBLIC KEY"))
     }
 
@@ -163,7 +168,8 @@ struct IdentityTests {
         #expect(String(decoding: contents(root.child("identity.crt")) ?? [], as: UTF8.self) == renewed.certificatePEM)
     }
 
-    @Test("a certificate expiring within 30 days, expired or not yet valid is renewed for the same key",
+    @Test(
+        "a certificate expiring within 30 days, expired or not yet valid is renewed for the same key",
         arguments: [
             (-400.0, 10.0),  // expires in 10 days
             (-400.0, -1.0),  // expired yesterday
@@ -214,8 +220,9 @@ struct IdentityTests {
         _ = try Identity.loadOrCreate(in: root.path)
         let stranger = try Identity.generateEphemeral(notBefore: Date() - 60, notAfter: Date() + 86_400 * 365)
         try write(Array(stranger.certificatePEM.utf8), to: root.child("identity.crt"))
-        #expect(throws: IdentityError.certificateDoesNotMatchKey(
-            certificatePath: root.child("identity.crt"), keyPath: root.child("identity.key"))
+        #expect(
+            throws: IdentityError.certificateDoesNotMatchKey(
+                certificatePath: root.child("identity.crt"), keyPath: root.child("identity.key"))
         ) {
             try Identity.loadOrCreate(in: root.path)
         }
@@ -227,8 +234,9 @@ struct IdentityTests {
         _ = try Identity.loadOrCreate(in: root.path)
         try FileManager.default.removeItem(atPath: root.child("identity.key"))
         let certificate = contents(root.child("identity.crt"))
-        #expect(throws: IdentityError.keyMissing(
-            keyPath: root.child("identity.key"), certificatePath: root.child("identity.crt"))
+        #expect(
+            throws: IdentityError.keyMissing(
+                keyPath: root.child("identity.key"), certificatePath: root.child("identity.crt"))
         ) {
             try Identity.loadOrCreate(in: root.path)
         }
@@ -288,7 +296,10 @@ struct IdentityTests {
             let fingerprints = try results.map { try $0.get() }
             #expect(Set(fingerprints).count == 1)
             #expect(try Identity.loadOrCreate(in: folder).fingerprint == fingerprints.first)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["identity.crt", "identity.key"],
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+                    "identity.crt", "identity.key",
+                ],
                 "no temporary files are left behind")
         }
     }

@@ -6,7 +6,7 @@ import Testing
 @testable import ShareTLS
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Identities shared by the tests (made once: key generation is cheap, but there is no reason to repeat it).
@@ -88,8 +88,9 @@ struct TLSConnectionTests {
         #expect(clientReport.peerCertificatePEM == Identities.server.certificatePEM)
         #expect(serverReport.protocolVersion == "TLSv1.3")
         #expect(clientReport.protocolVersion == "TLSv1.3")
-        #expect(["TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256"]
-            .contains(clientReport.cipher))
+        #expect(
+            ["TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256"]
+                .contains(clientReport.cipher))
         #expect(serverReport.cipher == clientReport.cipher)
     }
 
@@ -125,7 +126,8 @@ struct TLSConnectionTests {
                     try block.withUnsafeBytes { bytes in try connection.write(bytes) }
                 }
                 connection.close()
-                return SideReport(bytes: chunk * chunks, digest: hash.finalize(), seconds: Date().timeIntervalSince(start))
+                return SideReport(
+                    bytes: chunk * chunks, digest: hash.finalize(), seconds: Date().timeIntervalSince(start))
             })
         let received = try server.get()
         let sent = try client.get()
@@ -157,7 +159,8 @@ struct TLSConnectionTests {
                 return try readOnce(connection)
             })
         #expect(tlsError(server) == .peerCertificateRejected(.expired(notAfter: Identities.expired.notAfter)))
-        #expect(tlsError(client) == .peerRefusedOurCertificate(.certificateExpired),
+        #expect(
+            tlsError(client) == .peerRefusedOurCertificate(.certificateExpired),
             "got \(String(describing: client.failure))")
     }
 
@@ -225,12 +228,17 @@ struct TLSConnectionTests {
         #expect(tlsError(client2)?.description.contains("TLS 1.3") == true)
     }
 
-    @Test("bytes that are not a ClientHello give a clear error", arguments: [
-        ("GET / HTTP/1.1\r\nHost: share.local\r\n\r\n", TLSError.peerDoesNotSpeakTLS13(.httpRequest)),
-        ("CONNECT share.local:443 HTTP/1.1\r\n\r\n", TLSError.peerDoesNotSpeakTLS13(.httpRequest)),
-        ("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n", TLSError.peerDoesNotSpeakTLS13(.notTLS)),
-        ("hello\n\u{0}\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}\u{7}garbage garbage garbage", TLSError.peerDoesNotSpeakTLS13(.notTLS)),
-    ])
+    @Test(
+        "bytes that are not a ClientHello give a clear error",
+        arguments: [
+            ("GET / HTTP/1.1\r\nHost: share.local\r\n\r\n", TLSError.peerDoesNotSpeakTLS13(.httpRequest)),
+            ("CONNECT share.local:443 HTTP/1.1\r\n\r\n", TLSError.peerDoesNotSpeakTLS13(.httpRequest)),
+            ("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n", TLSError.peerDoesNotSpeakTLS13(.notTLS)),
+            (
+                "hello\n\u{0}\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}\u{7}garbage garbage garbage",
+                TLSError.peerDoesNotSpeakTLS13(.notTLS)
+            ),
+        ])
     func notAClientHello(bytes: String, expected: TLSError) async throws {
         let pair = try LoopbackPair.make()
         async let peer = onThread {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A connected loopback TCP pair (127.0.0.1), each end a blocking socket.
