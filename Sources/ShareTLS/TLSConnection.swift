@@ -153,6 +153,7 @@ public final class TLSConnection {
     /// Returns as soon as some data has arrived, having also taken whatever further data was already waiting
     /// (up to the buffer's size), so a large buffer means few calls.
     ///
+    /// - Parameter buffer: where to put the bytes; must not be empty.
     /// - Returns: the number of bytes read; 0 when the peer closed the session cleanly (close_notify).
     /// - Throws: ``TLSError/connectionClosed`` if the connection ended without close_notify (the peer went
     ///   away, or another thread shut the socket down), ``TLSError/timedOut`` after `SO_RCVTIMEO` (reading
@@ -166,7 +167,9 @@ public final class TLSConnection {
             state = .failed(error)
             throw error
         }
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            preconditionFailure("TLSConnection.read(into:) needs a non-empty buffer (0 means a clean close)")
+        }
 
         OpenSSLErrorQueue.clear()
         channel.reset()
@@ -196,8 +199,9 @@ public final class TLSConnection {
                 continue
             }
             let code = SSL_get_error(ssl, result)
-            if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_ZERO_RETURN {
-                // Nothing more for now, or a clean close the next read reports (OpenSSL remembers it).
+            if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE || code == SSL_ERROR_ZERO_RETURN {
+                // Nothing more for now (or a key-update reply waiting for socket space, which the next read
+                // sends), or a clean close the next read reports (OpenSSL remembers it).
                 _ = OpenSSLErrorQueue.drain()
             } else {
                 deferredReadError = failure(result, operation: .read)
