@@ -35,4 +35,17 @@ static inline long CShareOpenSSL_BIO_get_mem_data(BIO *bio, char **pp) {
     return BIO_get_mem_data(bio, pp);
 }
 
+static inline long CShareOpenSSL_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int yes) {
+    return SSL_CTX_set_read_ahead(ctx, yes);
+}
+
+// `SSL_OP_*` are built with `SSL_OP_BIT(n)`, a cast the Clang importer does not take.
+static inline uint64_t CShareOpenSSL_SSL_OP_NO_TICKET(void) {
+    return SSL_OP_NO_TICKET;
+}
+
+static inline uint64_t CShareOpenSSL_SSL_OP_NO_RENEGOTIATION(void) {
+    return SSL_OP_NO_RENEGOTIATION;
+}
+
 #endif

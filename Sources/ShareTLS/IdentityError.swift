@@ -1,0 +1,93 @@
+// ShareTLS: what can go wrong loading or creating the node's identity.
+
+internal import Foundation
+
+/// An error loading or creating the node's identity (its key and certificate files).
+///
+/// Every case that concerns a file names it. share never overwrites, regenerates or "repairs" a private key on
+/// its own: a key that cannot be used is an error the user resolves.
+public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The identity folder could not be created or opened.
+    case cannotCreateDirectory(path: String, errno: Int32)
+
+    /// A file exists but could not be opened or read (permissions, I/O error, not a regular file).
+    case cannotRead(path: String, detail: String)
+
+    /// The key file exists but does not hold a usable private key. It was left untouched.
+    case invalidKey(path: String, detail: String)
+
+    /// The key file holds a passphrase-protected key, which share cannot use unattended.
+    case encryptedKey(path: String)
+
+    /// The key file holds a key of another type than Ed25519.
+    case unsupportedKeyType(path: String, type: String)
+
+    /// The certificate file exists but does not hold a usable certificate. It was left untouched.
+    case invalidCertificate(path: String, detail: String)
+
+    /// The certificate file holds a certificate for a different key.
+    case certificateDoesNotMatchKey(certificatePath: String, keyPath: String)
+
+    /// The certificate exists but the key it belongs to is gone: share refuses to make a new identity silently.
+    case keyMissing(keyPath: String, certificatePath: String)
+
+    /// Writing a file failed (disk full, read-only file system, permissions).
+    case cannotWrite(path: String, operation: String, errno: Int32)
+
+    /// The key file is readable by others and its permissions could not be restricted to 0600.
+    case cannotProtectKeyFile(path: String, errno: Int32)
+
+    /// OpenSSL failed while making a key or certificate (not caused by any file).
+    case openSSL(operation: String, reasons: [String])
+
+    /// A sentence for the user saying what happened and what to do.
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let code):
+            return "Cannot create the identity folder \(path): \(systemMessage(code)). "
+                + "Check that its parent folder exists and is writable by you."
+        case .cannotRead(let path, let detail):
+            return "Cannot read \(path): \(detail). Check the file's owner and permissions (it must be readable by "
+                + "you); share did not change it."
+        case .invalidKey(let path, let detail):
+            return "The identity key \(path) is not a usable private key (\(detail)). share left it untouched. "
+                + "Restore it from a backup if you have one. Otherwise move it away (e.g. `mv '\(path)' '\(path).broken'`) "
+                + "and run share again to create a NEW identity; peers that trusted this machine will then have to "
+                + "trust it again."
+        case .encryptedKey(let path):
+            return "The identity key \(path) is protected by a passphrase, which share cannot use. "
+                + "Store it unencrypted with `openssl pkey -in '\(path)' -out '\(path).plain'`, check it, then "
+                + "replace the original with it (mode 0600)."
+        case .unsupportedKeyType(let path, let type):
+            return "The identity key \(path) is a \(type) key; share needs an Ed25519 key. share left it untouched. "
+                + "Move it away and run share again to create a new identity."
+        case .invalidCertificate(let path, let detail):
+            return "The certificate \(path) is not usable (\(detail)). share left it untouched. Delete it or move it "
+                + "away and run share again: a new certificate is made for the same key, so this machine's identity "
+                + "(its fingerprint) does not change."
+        case .certificateDoesNotMatchKey(let certificatePath, let keyPath):
+            return "The certificate \(certificatePath) is for a different key than \(keyPath). share left both "
+                + "untouched. If the certificate was copied in by mistake, delete it and run share again: a new "
+                + "certificate is made for the existing key, and the identity does not change."
+        case .keyMissing(let keyPath, let certificatePath):
+            return "The identity key \(keyPath) is missing but its certificate \(certificatePath) is still there, so "
+                + "this machine's identity was lost. Restore the key from a backup; or, to start over with a NEW "
+                + "identity (peers will have to trust this machine again), move \(certificatePath) away and run "
+                + "share again."
+        case .cannotWrite(let path, let operation, let code):
+            return "Cannot save \(path) (\(operation) failed: \(systemMessage(code))). "
+                + "Check free disk space and that the folder is writable by you."
+        case .cannotProtectKeyFile(let path, let code):
+            return "The identity key \(path) can be read by other users and share could not restrict it "
+                + "(\(systemMessage(code))). Run `chmod 600 '\(path)'` and check that you own the file."
+        case .openSSL(let operation, let reasons):
+            return "OpenSSL failed while \(operation): \(reasons.joined(separator: "; ")). "
+                + "This is not caused by your files; please report it with the OpenSSL version (`openssl version`)."
+        }
+    }
+}
+
+/// `strerror` text for an errno value.
+func systemMessage(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}

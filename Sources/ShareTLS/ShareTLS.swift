@@ -1,1 +1,0 @@
-// ShareTLS: see docs/ARCHITECTURE.md.
