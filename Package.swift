@@ -53,18 +53,26 @@ let package = Package(
                 "CShareLinux",
             ]
         ),
-        .target(name: "ShareCLI", dependencies: ["ShareKit"]),
+        .target(
+            name: "ShareCLI",
+            dependencies: ["ShareKit", "ShareTransport", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry"]
+        ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 
         // Tests.
-        .target(name: "ShareTestSupport", dependencies: ["ShareKit"], path: "Tests/ShareTestSupport"),
+        .target(
+            name: "ShareTestSupport", dependencies: ["ShareKit", "ShareTLS", "ShareWire"], path: "Tests/ShareTestSupport"
+        ),
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
         .testTarget(name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport"]),
-        .testTarget(name: "ShareKitTests", dependencies: ["ShareKit", "ShareTestSupport"]),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareTestSupport"]),
+        .testTarget(
+            name: "ShareKitTests",
+            dependencies: ["ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport"]
+        ),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),
     ]
 )
 

@@ -1,8 +1,10 @@
+import Foundation
 import ShareCLI
 
+/// The `share` executable: everything lives in ShareCLI.
 @main
 struct Entrypoint {
     static func main() async {
-        print("share")
+        exit(await ShareCLI.run(CommandLine.arguments, console: .standard))
     }
 }

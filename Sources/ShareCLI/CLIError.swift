@@ -1,0 +1,26 @@
+/// A failure the CLI reports as `Error: ...` with a specific exit code.
+struct CLIError: Error, Sendable, CustomStringConvertible {
+    /// The message after `Error: `.
+    var message: String
+    /// The exit code.
+    var exitCode: Int32
+
+    init(_ message: String, exitCode: Int32 = ExitCode.failure) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    var description: String { message }
+}
+
+/// The exit codes of `share` (listed in `share --help`).
+enum ExitCode {
+    /// Success (and help).
+    static let success: Int32 = 0
+    /// A failure.
+    static let failure: Int32 = 1
+    /// A usage error (EX_USAGE).
+    static let usage: Int32 = 64
+    /// A needed service, such as avahi-daemon, is unavailable (EX_UNAVAILABLE).
+    static let unavailable: Int32 = 69
+}

@@ -1,0 +1,39 @@
+/// Every command of `share`, and the root spec built from them.
+enum CommandTable {
+    /// Command types by path (`share send` -> SendCommand).
+    nonisolated(unsafe) static let commands: [String: any ShareCommand.Type] = [
+        "share receive": ReceiveCommand.self,
+        "share send": SendCommand.self,
+        "share identity": IdentityCommand.self,
+        "share identity set-name": IdentitySetNameCommand.self,
+    ]
+
+    /// The root of the command tree.
+    static let root = CommandSpec(
+        name: "share",
+        abstract: "Send files and document bundles to nearby machines, securely.",
+        discussion: """
+            share finds machines on the local network that run 'share receive' and sends them files \
+            and folders over mutually authenticated TLS 1.3. A folder is sent as one document (a bundle) \
+            and lands whole or not at all; every file is checked with SHA-256 before it is kept.
+            """,
+        subcommands: [ReceiveCommand.spec, SendCommand.spec, IdentityCommand.spec],
+        runnable: false,
+        extraSections: [
+            (
+                "EXIT CODES",
+                [
+                    "0   success",
+                    "1   failure (the message says what happened)",
+                    "64  usage error",
+                    "69  a needed service (avahi-daemon) is unavailable",
+                ]
+            )
+        ]
+    )
+
+    /// The command type for a resolved path.
+    static func command(for path: [CommandSpec]) -> (any ShareCommand.Type)? {
+        commands[path.map(\.name).joined(separator: " ")]
+    }
+}

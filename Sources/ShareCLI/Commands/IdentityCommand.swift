@@ -1,0 +1,87 @@
+import ShareKit
+import ShareTLS
+
+/// `share identity`: shows the device name and fingerprint.
+struct IdentityCommand: ShareCommand {
+    static let spec = CommandSpec(
+        name: "identity",
+        abstract: "Show this machine's device name and fingerprint.",
+        discussion: """
+            The fingerprint is the SHA-256 of this machine's public key: it is what identifies the \
+            machine to others, whatever its name. The key and a self-signed certificate are created on \
+            first use in the config folder ($SHARE_CONFIG_DIR, else $XDG_CONFIG_HOME/share, else \
+            ~/.config/share); the key file is readable by you only.
+            """,
+        options: [.flag("json", help: "Print the identity as JSON.")],
+        subcommands: [IdentitySetNameCommand.spec]
+    )
+
+    let json: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        json = parsed.flag("json")
+    }
+
+    func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let node = try NodeLoader.load(context.paths)
+        let name = node.deviceName()
+        let fingerprint = node.identity.fingerprint
+        if json {
+            context.console.line(
+                JSON.object([
+                    ("name", .string(name)),
+                    ("fingerprint", .string(fingerprint.hex)),
+                    ("fingerprintGrouped", .string(fingerprint.grouped)),
+                    ("configDirectory", .string(context.paths.configDirectory)),
+                ]).pretty())
+        } else {
+            context.console.line("Name:         \(TerminalText.safe(name))")
+            context.console.line("Fingerprint:  \(fingerprint.grouped)")
+            context.console.line("Config:       \(DisplayPath.abbreviate(context.paths.configDirectory, home: context.paths.home))")
+        }
+        return ExitCode.success
+    }
+}
+
+/// `share identity set-name NAME`: chooses the device name others see.
+struct IdentitySetNameCommand: ShareCommand {
+    static let spec = CommandSpec(
+        name: "set-name",
+        abstract: "Choose the device name other machines see.",
+        discussion: "The name is stored in the config folder and used by 'share receive' unless --name is given.",
+        arguments: [ArgumentSpec(name: "name", help: "The new device name (at most 63 bytes).")]
+    )
+
+    let name: String
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        name = parsed.positionals[0]
+        if let problem = DeviceName.problem(with: name) {
+            throw parsed.usageError("Invalid device name: \(problem)")
+        }
+    }
+
+    func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let node = try NodeLoader.load(context.paths)
+        var settings = node.settings
+        settings.name = name
+        do {
+            try settings.save(to: context.paths.configDirectory)
+        } catch {
+            throw CLIError(error.description)
+        }
+        context.console.line("Device name set to \"\(TerminalText.safe(name))\".")
+        return ExitCode.success
+    }
+}
+
+/// Loads the local node, turning failures into CLI errors.
+enum NodeLoader {
+    static func load(_ paths: SharePaths) throws(CLIError) -> LocalNode {
+        do {
+            return try LocalNode.load(paths: paths)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// The declarative description of a command: one spec drives parsing, usage, help and errors, so
+/// they cannot drift apart.
+struct CommandSpec: Sendable {
+    /// The command's name (`send`).
+    var name: String
+    /// One line for OVERVIEW and the parent's SUBCOMMANDS list.
+    var abstract: String
+    /// Paragraphs after the overview.
+    var discussion: String = ""
+    /// Positional arguments, in order.
+    var arguments: [ArgumentSpec] = []
+    /// Options (help is added automatically).
+    var options: [OptionSpec] = []
+    /// Subcommands.
+    var subcommands: [CommandSpec] = []
+    /// The usage line after the command path, when the automatic one is not right.
+    var usageOverride: String?
+    /// Whether the command does something itself (a command that only groups subcommands prints
+    /// its help when run bare).
+    var runnable = true
+    /// Extra sections printed after OPTIONS (title, lines).
+    var extraSections: [(String, [String])] = []
+
+    /// The help option every command has.
+    static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
+
+    /// Options including `--help`.
+    var allOptions: [OptionSpec] { options + [Self.helpOption] }
+
+    func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+
+    /// The usage line after `share ...`.
+    var usageTail: String {
+        if let usageOverride { return usageOverride }
+        var parts: [String] = []
+        if !subcommands.isEmpty && arguments.isEmpty && options.isEmpty { return "<subcommand>" }
+        for argument in arguments { parts.append(argument.usageForm) }
+        for option in options { parts.append("[\(option.usageForm)]") }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A blocking first-in first-out queue between two threads, bounded by a total cost (bytes).
+///
+/// `push` blocks while the queue is over its budget (unless it is empty, so one oversized element
+/// still passes): that back-pressure is what keeps a fast network from filling memory when the
+/// disk is slow, and a fast disk from reading a whole file ahead of the network.
+final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+    // @unchecked: every stored property is guarded by `condition`.
+    private let condition = NSCondition()
+    private var items: [(Element, Int)] = []
+    private var head = 0
+    private var cost = 0
+    private var isClosed = false
+    private let maxCost: Int
+
+    /// Creates a queue that holds at most `maxCost` (plus one element).
+    init(maxCost: Int) { self.maxCost = maxCost }
+
+    /// Appends `element`, waiting for room. Returns false (dropping it) once the queue is closed.
+    @discardableResult
+    func push(_ element: Element, cost elementCost: Int = 1) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !isClosed && cost > 0 && cost + elementCost > maxCost { condition.wait() }
+        if isClosed { return false }
+        items.append((element, elementCost))
+        cost += elementCost
+        condition.broadcast()
+        return true
+    }
+
+    /// Removes the oldest element, waiting for one. Returns nil when closed and empty.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count && !isClosed { condition.wait() }
+        return takeLocked()
+    }
+
+    /// Removes the oldest element if there is one, without waiting.
+    func tryPop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        return takeLocked()
+    }
+
+    /// Wakes every waiter; later pushes fail, pops drain what is left.
+    func close() {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Drops everything queued and closes.
+    func cancel() {
+        condition.lock()
+        items.removeAll()
+        head = 0
+        cost = 0
+        isClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func takeLocked() -> Element? {
+        guard head < items.count else { return nil }
+        let (element, elementCost) = items[head]
+        head += 1
+        cost -= elementCost
+        if head > 64 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return element
+    }
+}

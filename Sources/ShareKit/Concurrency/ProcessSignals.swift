@@ -1,0 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Process-wide signal settings the transfer code relies on.
+enum ProcessSignals {
+    /// A peer that disconnects mid-write must produce an EPIPE error, not kill the process.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}

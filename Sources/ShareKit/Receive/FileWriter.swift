@@ -1,0 +1,145 @@
+internal import CShareLinux
+import Foundation
+import ShareDocuments
+import ShareTLS
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The receiver's disk thread: writes arriving file content into the staging area, hashing it as
+/// it goes, and checks each file's SHA-256 when it ends.
+///
+/// The network thread decrypts and decodes while this thread hashes and writes, so both cores
+/// work. A queue bounded in bytes between them keeps memory flat whatever the file size.
+final class FileWriter: Sendable {
+    /// What went wrong on the disk thread; the first failure stops all later work.
+    enum Failure: Error, Sendable {
+        case hashMismatch(path: String)
+        case storage(ReceiveError)
+    }
+
+    private enum Operation: Sendable {
+        case open(fileIndex: Int)
+        case write([UInt8])
+        case close(fileIndex: Int, expected: [UInt8])
+        case finish
+    }
+
+    /// Bytes of content allowed in flight between the threads.
+    static let queueBudget = 8 << 20
+    /// Start kernel writeback after this many bytes of a file, so the final sync has little left.
+    static let writebackInterval: Int64 = 16 << 20
+
+    private let queue = BoundedQueue<Operation>(maxCost: FileWriter.queueBudget)
+    private let state: Mutex<(failure: Failure?, digests: [[UInt8]], written: Int64)>
+    private let done = DispatchSemaphore(value: 0)
+    // The staging area and manifest are used by the disk thread only, between `start` and `finish`.
+    nonisolated(unsafe) private let staging: StagingArea
+    private let manifest: Manifest
+
+    init(staging: StagingArea, manifest: Manifest) {
+        self.staging = staging
+        self.manifest = manifest
+        self.state = Mutex((nil, [], 0))
+    }
+
+    /// Starts the disk thread.
+    func start() {
+        BlockingWork.start("share.writer") { [self] in run() }
+    }
+
+    /// The first failure so far, if any (checked by the network thread after each frame).
+    var failure: Failure? { state.withLock { $0.failure } }
+
+    /// Bytes written to disk so far.
+    var bytesWritten: Int64 { state.withLock { $0.written } }
+
+    func open(fileIndex: Int) { queue.push(.open(fileIndex: fileIndex)) }
+    func write(_ bytes: [UInt8]) { queue.push(.write(bytes), cost: bytes.count) }
+    func close(fileIndex: Int, expected: [UInt8]) { queue.push(.close(fileIndex: fileIndex, expected: expected)) }
+
+    /// Waits until everything queued is written; returns each file's verified SHA-256, or the failure.
+    func finish() -> Result<[[UInt8]], Failure> {
+        queue.push(.finish)
+        done.wait()
+        return state.withLock { state in
+            if let failure = state.failure { return .failure(failure) }
+            return .success(state.digests)
+        }
+    }
+
+    /// Stops the disk thread without waiting for queued work.
+    func cancel() {
+        queue.cancel()
+    }
+
+    private func run() {
+        var fd: Int32 = -1
+        var entry: ManifestEntry?
+        var hasher = SHA256()
+        var fileBytes: Int64 = 0
+        var flushedUpTo: Int64 = 0
+        defer {
+            if fd >= 0 { Glibc.close(fd) }
+            done.signal()
+        }
+        func fail(_ failure: Failure) {
+            state.withLock { if $0.failure == nil { $0.failure = failure } }
+            queue.cancel()
+        }
+        while let operation = queue.pop() {
+            switch operation {
+            case .open(let index):
+                let current = manifest.entries[manifest.fileEntryIndices[index]]
+                do {
+                    fd = try staging.createFile(current.path)
+                } catch {
+                    fail(.storage(error))
+                    return
+                }
+                entry = current
+                hasher = SHA256()
+                fileBytes = 0
+                flushedUpTo = 0
+            case .write(let bytes):
+                guard fd >= 0, let current = entry else { continue }
+                let problem = bytes.withUnsafeBytes { buffer in
+                    hasher.update(buffer)
+                    return POSIX.writeAll(fd, buffer)
+                }
+                if let problem {
+                    fail(.storage(.storageFailed(operation: "writing", path: current.path, reason: POSIX.errorText(problem))))
+                    return
+                }
+                fileBytes += Int64(bytes.count)
+                state.withLock { $0.written += Int64(bytes.count) }
+                if fileBytes - flushedUpTo >= Self.writebackInterval {
+                    _ = CShareLinux_start_writeback(fd, flushedUpTo, fileBytes - flushedUpTo)
+                    flushedUpTo = fileBytes
+                }
+            case .close(_, let expected):
+                guard let current = entry else { continue }
+                let digest = hasher.finalize()
+                hasher = SHA256()
+                if digest != expected {
+                    fail(.hashMismatch(path: current.path))
+                    return
+                }
+                do {
+                    try staging.finishFile(fd, entry: current)
+                } catch {
+                    fd = -1
+                    fail(.storage(error))
+                    return
+                }
+                fd = -1
+                entry = nil
+                state.withLock { $0.digests.append(digest) }
+            case .finish:
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+public import ShareTLS
+
+/// A transfer the receiver accepted, verified and committed.
+public struct ReceivedTransfer: Sendable {
+    /// One item and where it landed.
+    public struct Item: Sendable {
+        /// The name the sender gave it (escape before printing).
+        public var name: String
+        /// Whether it is a folder (a bundle).
+        public var isBundle: Bool
+        /// Its absolute path in the receive folder.
+        public var path: String
+        /// Files it holds.
+        public var files: Int
+        /// Bytes it holds.
+        public var bytes: UInt64
+    }
+
+    /// A received file and its verified SHA-256.
+    public struct VerifiedFile: Sendable {
+        /// The path in the offer.
+        public var path: String
+        /// Its size.
+        public var bytes: UInt64
+        /// Lowercase hex SHA-256, checked against the sender's.
+        public var sha256: String
+    }
+
+    /// The sender's device name (escape before printing).
+    public var peerName: String
+    /// The sender's fingerprint.
+    public var peerFingerprint: Fingerprint
+    /// The sender's address.
+    public var peerAddress: String
+    /// The items, in offer order.
+    public var items: [Item]
+    /// Every file with its verified hash.
+    public var files: [VerifiedFile]
+    /// Content bytes.
+    public var bytes: UInt64
+    /// Seconds from the first byte of data to the commit.
+    public var seconds: Double
+}

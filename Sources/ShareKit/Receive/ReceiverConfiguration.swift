@@ -1,0 +1,27 @@
+/// How a receiver listens and where it stores what it accepts.
+public struct ReceiverConfiguration: Sendable {
+    /// The default TCP port of share (docs/PROTOCOL.md §1).
+    public static let defaultPort: UInt16 = 47321
+
+    /// TCP port to listen on; 0 picks a free one.
+    public var port: UInt16
+    /// The receive folder (created when missing).
+    public var destination: String
+    /// The device name shown to senders.
+    public var deviceName: String
+    /// Limit for the TLS handshake and the sender's HELLO and OFFER.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// How long a sender may be silent while data flows.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Transfers handled at once; more connections are closed at once.
+    public var maxConcurrentTransfers = 16
+    /// Free space kept beyond an offer's size; an offer that would eat into it is declined.
+    public var freeSpaceMargin: UInt64 = 64 << 20
+
+    /// Creates a configuration.
+    public init(port: UInt16 = ReceiverConfiguration.defaultPort, destination: String, deviceName: String) {
+        self.port = port
+        self.destination = destination
+        self.deviceName = deviceName
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import ShareDocuments
+import ShareTLS
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The sender's disk thread: reads every file of a send in order and hashes it, ahead of the
+/// network thread, through a queue bounded in bytes.
+final class FileReader: Sendable {
+    /// One step of the stream the network thread turns into frames.
+    enum Chunk: Sendable {
+        case data(fileIndex: Int, bytes: [UInt8])
+        case end(fileIndex: Int, sha256: [UInt8])
+        case failure(String)
+    }
+
+    /// Bytes read ahead of the network.
+    static let queueBudget = 8 << 20
+    /// The largest read (and DATA frame).
+    static let chunkSize = 1 << 20
+
+    private let queue = BoundedQueue<Chunk>(maxCost: FileReader.queueBudget)
+    private let prepared: PreparedSend
+
+    init(_ prepared: PreparedSend) { self.prepared = prepared }
+
+    /// Starts the disk thread.
+    func start() {
+        BlockingWork.start("share.reader") { [self] in run() }
+    }
+
+    /// The next chunk, waiting for the disk; nil after the last file.
+    func next() -> Chunk? { queue.pop() }
+
+    /// The next chunk if one is ready now; nil when the disk thread is behind or done.
+    func nextIfReady() -> Chunk? { queue.tryPop() }
+
+    /// Stops reading (the network failed).
+    func cancel() { queue.cancel() }
+
+    private func run() {
+        defer { queue.close() }
+        let manifest = prepared.manifest
+        for (index, entryIndex) in manifest.fileEntryIndices.enumerated() {
+            let entry = manifest.entries[entryIndex]
+            let path = prepared.sources[index]
+            let flags = O_RDONLY | O_CLOEXEC | (prepared.followLinks[index] ? 0 : O_NOFOLLOW)
+            let fd = open(path, flags)
+            guard fd >= 0 else {
+                queue.push(.failure("cannot read '\(path)': \(POSIX.errorText())"))
+                return
+            }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, UInt64(info.st_size) == entry.size else {
+                queue.push(.failure("'\(path)' changed after it was offered; send it again"))
+                return
+            }
+            if entry.size > UInt64(Self.chunkSize) { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
+            var hasher = SHA256()
+            var remaining = entry.size
+            while remaining > 0 {
+                let count = Int(min(remaining, UInt64(Self.chunkSize)))
+                var buffer = [UInt8](repeating: 0, count: count)
+                var filled = 0
+                while filled < count {
+                    let got = buffer.withUnsafeMutableBytes { raw in
+                        POSIX.readSome(fd, UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                    }
+                    if got <= 0 {
+                        let reason = got == 0 ? "it became shorter while being sent" : POSIX.errorText(Int32(-got))
+                        queue.push(.failure("cannot read '\(path)': \(reason)"))
+                        return
+                    }
+                    filled += got
+                }
+                buffer.withUnsafeBytes { hasher.update($0) }
+                remaining -= UInt64(count)
+                if !queue.push(.data(fileIndex: index, bytes: buffer), cost: count) { return }
+            }
+            if fstat(fd, &info) != 0 || UInt64(info.st_size) != entry.size {
+                queue.push(.failure("'\(path)' changed while being sent; send it again"))
+                return
+            }
+            if !queue.push(.end(fileIndex: index, sha256: hasher.finalize())) { return }
+        }
+    }
+}

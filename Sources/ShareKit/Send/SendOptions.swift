@@ -1,0 +1,21 @@
+/// How a send behaves.
+public struct SendOptions: Sendable {
+    /// The device name to show the receiver.
+    public var deviceName: String
+    /// When set, the receiver's fingerprint must start with this (lowercase hex) or nothing is sent.
+    public var expectedFingerprintPrefix: String?
+    /// Limit for connecting and the TLS handshake.
+    public var connectTimeout: Duration = .seconds(10)
+    /// How long to wait for the receiver's user to decide.
+    public var decisionTimeout: Duration = .seconds(600)
+    /// How long the receiver may be silent while data flows or while it commits.
+    public var idleTimeout: Duration = .seconds(120)
+    /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
+    package var corruptDigestOfFile: Int?
+
+    /// Creates options.
+    public init(deviceName: String, expectedFingerprintPrefix: String? = nil) {
+        self.deviceName = deviceName
+        self.expectedFingerprintPrefix = expectedFingerprintPrefix
+    }
+}

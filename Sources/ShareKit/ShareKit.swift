@@ -1,1 +1,0 @@
-// ShareKit: see docs/ARCHITECTURE.md.

@@ -1,0 +1,210 @@
+public import ShareDocuments
+public import ShareTLS
+public import ShareWire
+
+/// A TLS 1.3 connection that carries share frames.
+///
+/// Outgoing frames are batched in a buffer and written with ``flush()`` (many small frames become
+/// one TLS write); incoming bytes are read straight into the frame decoder's buffer.
+///
+/// > Warning: Blocking, and confined to one thread at a time. Only ``cancel()`` may be called from
+/// > another thread.
+public final class SecureConnection {
+    /// The underlying socket.
+    public let socket: TCPSocket
+    private let tls: TLSConnection
+    private var decoder: FrameDecoder
+    private var output: [UInt8] = []
+    private var reachedEnd = false
+    /// The peer's address, for messages.
+    public let endpoint: String
+    /// The SHA-256 fingerprint of the peer's public key, verified by the TLS handshake.
+    public let peerFingerprint: Fingerprint
+
+    /// How many bytes to read from TLS at a time.
+    static let readChunk = 256 << 10
+    /// Output is flushed automatically past this size.
+    public static let flushThreshold = 512 << 10
+
+    private init(socket: TCPSocket, tls: TLSConnection, endpoint: String, limits: ManifestLimits) throws(TransportError) {
+        self.socket = socket
+        self.tls = tls
+        self.endpoint = endpoint
+        guard let fingerprint = tls.peerFingerprint else {
+            throw .tls(endpoint: endpoint, .peerPresentedNoCertificate)
+        }
+        self.peerFingerprint = fingerprint
+        self.decoder = FrameDecoder(capacity: Self.readChunk * 2, limits: limits)
+        output.reserveCapacity(Self.flushThreshold + FrameType.maxDataBytes + 64)
+    }
+
+    /// Connects to `endpoint` and completes the TLS handshake as a client.
+    /// - Parameters:
+    ///   - connectTimeout: limit for the TCP connection and the handshake.
+    /// - Throws: ``TransportError``.
+    public static func connect(
+        to endpoint: Endpoint, context: TLSContext, connectTimeout: Duration = .seconds(10),
+        limits: ManifestLimits = .protocolV1
+    ) throws(TransportError) -> SecureConnection {
+        let socket = try TCPSocket.connect(to: endpoint, timeout: connectTimeout)
+        return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
+    }
+
+    /// Completes the TLS handshake as a server on an accepted socket.
+    public static func accept(
+        _ socket: TCPSocket, context: TLSContext, handshakeTimeout: Duration = .seconds(10),
+        limits: ManifestLimits = .protocolV1
+    ) throws(TransportError) -> SecureConnection {
+        try handshake(socket: socket, context: context, timeout: handshakeTimeout, limits: limits)
+    }
+
+    private static func handshake(
+        socket: TCPSocket, context: TLSContext, timeout: Duration, limits: ManifestLimits
+    ) throws(TransportError) -> SecureConnection {
+        let label = socket.remoteDescription
+        socket.setTimeouts(receive: timeout, send: timeout)
+        do {
+            let tls = try TLSConnection(context: context, socket: socket.descriptor)
+            try tls.handshake()
+            return try SecureConnection(socket: socket, tls: tls, endpoint: label, limits: limits)
+        } catch let error as TLSError {
+            socket.close()
+            throw .tls(endpoint: label, error)
+        } catch let error as TransportError {
+            socket.close()
+            throw error
+        } catch {
+            socket.close()
+            throw .closed(endpoint: label)
+        }
+    }
+
+    /// Sets the read and write timeouts for what follows.
+    public func setTimeouts(receive: Duration?, send: Duration?) {
+        socket.setTimeouts(receive: receive, send: send)
+    }
+
+    // MARK: Sending
+
+    /// Bytes waiting in the output buffer.
+    public var pendingOutput: Int { output.count }
+
+    /// Adds a frame to the output buffer (flushing first if the buffer is full).
+    public func enqueue(_ frame: Frame) throws(TransportError) {
+        FrameEncoder.append(frame, to: &output)
+        if output.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// Adds a DATA frame without building a ``Frame`` value.
+    public func enqueueData(fileIndex: UInt32, bytes: UnsafeRawBufferPointer) throws(TransportError) {
+        FrameEncoder.appendData(fileIndex: fileIndex, bytes: bytes, to: &output)
+        if output.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// Adds a DATA frame carrying `bytes`.
+    public func enqueueData(fileIndex: UInt32, bytes: [UInt8]) throws(TransportError) {
+        bytes.withUnsafeBytes { FrameEncoder.appendData(fileIndex: fileIndex, bytes: $0, to: &output) }
+        if output.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// Writes the output buffer.
+    public func flush() throws(TransportError) {
+        guard !output.isEmpty else { return }
+        let tls = self.tls
+        let result: Result<Void, TLSError> = output.withUnsafeBytes { buffer in
+            do throws(TLSError) {
+                try tls.write(buffer)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = result { throw map(error) }
+        output.removeAll(keepingCapacity: true)
+    }
+
+    /// Enqueues `frame` and flushes.
+    public func send(_ frame: Frame) throws(TransportError) {
+        try enqueue(frame)
+        try flush()
+    }
+
+    // MARK: Receiving
+
+    /// Returns the next frame, blocking until one arrives; nil when the peer closed cleanly.
+    public func receive() throws(ConnectionError) -> Frame? {
+        while true {
+            do {
+                if let frame = try decoder.next() { return frame }
+            } catch {
+                throw .wire(error)
+            }
+            if reachedEnd {
+                do { try decoder.finish() } catch { throw .wire(error) }
+                return nil
+            }
+            try fill()
+        }
+    }
+
+    /// Returns a frame if one is already buffered or can be read without waiting; nil otherwise.
+    public func receiveIfReady() throws(ConnectionError) -> Frame? {
+        do {
+            if let frame = try decoder.next() { return frame }
+        } catch {
+            throw .wire(error)
+        }
+        guard !reachedEnd, socket.waitReadable(timeout: .zero) else { return nil }
+        try fill()
+        do {
+            return try decoder.next()
+        } catch {
+            throw .wire(error)
+        }
+    }
+
+    private func fill() throws(ConnectionError) {
+        let tls = self.tls
+        do {
+            let count = try decoder.readInto(minimumSpace: Self.readChunk) { buffer throws(TLSError) in
+                try tls.read(into: buffer)
+            }
+            if count == 0 { reachedEnd = true }
+        } catch {
+            throw .transport(map(error))
+        }
+    }
+
+    // MARK: Closing
+
+    /// Sends TLS close_notify and closes the socket.
+    public func close() {
+        tls.close()
+        socket.close()
+    }
+
+    /// Sends close_notify, stops sending, and reads (discarding) until the peer closes or `drainFor`
+    /// passes, so the peer reads our last frames instead of a connection reset.
+    public func closeGracefully(drainFor: Duration) {
+        tls.close()
+        socket.shutdownWrite()
+        socket.drain(for: drainFor)
+        socket.close()
+    }
+
+    /// Cancels from another thread: blocked reads and writes fail at once.
+    public func cancel() {
+        socket.shutdown()
+    }
+
+    private func map(_ error: TLSError) -> TransportError {
+        switch error {
+        case .timedOut: .timedOut(endpoint: endpoint, operation: "waiting for the peer")
+        case .connectionClosed, .connectionReset: .closed(endpoint: endpoint)
+        default: .tls(endpoint: endpoint, error)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension SecureConnection: Sendable {}

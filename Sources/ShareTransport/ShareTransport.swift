@@ -1,1 +1,0 @@
-// ShareTransport: see docs/ARCHITECTURE.md.

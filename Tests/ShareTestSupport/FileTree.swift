@@ -1,0 +1,97 @@
+public import Foundation
+
+#if canImport(Glibc)
+public import Glibc
+#endif
+
+/// Builds and compares file trees for transfer tests.
+public enum FileTree {
+    /// Writes `size` bytes of deterministic pseudo-random content (seeded) to `path`.
+    public static func writeFile(_ path: String, size: Int, seed: UInt64 = 1, mode: mode_t = 0o644) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        precondition(fd >= 0, "cannot create \(path)")
+        defer { close(fd) }
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        let chunk = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: min(size, chunk))
+        var remaining = size
+        while remaining > 0 {
+            let count = min(remaining, chunk)
+            buffer.withUnsafeMutableBytes { raw in
+                let words = raw.bindMemory(to: UInt64.self)
+                for index in 0..<(count + 7) / 8 where index < words.count {
+                    state ^= state << 13
+                    state ^= state >> 7
+                    state ^= state << 17
+                    words[index] = state
+                }
+            }
+            let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, count) }
+            precondition(written == count, "short write to \(path)")
+            remaining -= count
+        }
+        _ = fchmod(fd, mode)
+    }
+
+    /// Writes `text` to `path`.
+    public static func writeText(_ path: String, _ text: String) {
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+
+    /// Creates a folder (and parents).
+    public static func makeFolder(_ path: String, mode: mode_t = 0o755) {
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        chmod(path, mode)
+    }
+
+    /// Sets a path's modification time (not following links).
+    public static func setModificationTime(_ path: String, seconds: Int, nanoseconds: Int = 0) {
+        var times = [timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds)]
+        utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)
+    }
+
+    /// One line per entry under `root`: relative path, kind, mode, mtime, size, link target and a
+    /// content digest, sorted. Two trees with equal descriptions are equal in everything a transfer
+    /// must keep.
+    public static func describe(_ root: String, includeRootTime: Bool = false) -> [String] {
+        var lines: [String] = []
+        func visit(_ path: String, _ relative: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return }
+            let mode = String(info.st_mode & 0o7777, radix: 8)
+            let time = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                let shownTime = relative.isEmpty && !includeRootTime ? "-" : time
+                lines.append("\(relative)/ dir \(mode) \(shownTime)")
+                let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+                for name in names { visit(path + "/" + name, relative.isEmpty ? name : relative + "/" + name) }
+            case S_IFLNK:
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                lines.append("\(relative) link -> \(target)")
+            default:
+                lines.append("\(relative) file \(mode) \(time) \(info.st_size) \(digest(path))")
+            }
+        }
+        visit(root, "")
+        return lines
+    }
+
+    /// A cheap content digest (FNV-1a over the bytes) for comparisons in tests.
+    public static func digest(_ path: String) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { return "unreadable" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        data.withUnsafeBytes { raw in
+            for byte in raw {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// Every path under `root` (relative), including hidden ones.
+    public static func allPaths(_ root: String) -> [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
+    }
+}

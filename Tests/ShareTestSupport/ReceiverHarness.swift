@@ -1,0 +1,69 @@
+import Foundation
+public import ShareKit
+public import ShareTLS
+public import ShareWire
+import Synchronization
+
+/// A real receiver on loopback (port 0) in this process, with its own identity and folder,
+/// collecting every outcome for the test to inspect.
+public final class ReceiverHarness: Sendable {
+    /// The running receiver.
+    public let receiver: Receiver
+    /// The receive folder.
+    public let destination: String
+    /// The receiver's identity.
+    public let identity: Identity
+    private let outcomes: OutcomeQueue
+
+    /// Starts a receiver in `directory` (identity in `receiver-config`, files in `received`),
+    /// deciding each offer with `decide`.
+    public init(
+        in directory: TemporaryDirectory, name: String = "desk", idleTimeout: Duration = .seconds(20),
+        decide: @escaping @Sendable (IncomingOffer) -> Decision = { _ in .accept }
+    ) throws {
+        identity = try Identity.loadOrCreate(in: directory.at("receiver-config"))
+        destination = directory.at("received")
+        let outcomes = OutcomeQueue()
+        self.outcomes = outcomes
+        var configuration = ReceiverConfiguration(port: 0, destination: destination, deviceName: name)
+        configuration.idleTimeout = idleTimeout
+        receiver = try Receiver(
+            configuration: configuration, identity: identity,
+            events: ReceiverEvents(decide: decide, finished: { outcomes.push($0) }))
+        let receiver = self.receiver
+        Thread { receiver.run() }.start()
+    }
+
+    /// Where to connect.
+    public var endpoint: String { "127.0.0.1:\(receiver.port)" }
+
+    /// Waits for the next outcome (at most `timeout`).
+    public func nextOutcome(timeout: Duration = .seconds(60)) -> IncomingOutcome? {
+        outcomes.pop(timeout: timeout)
+    }
+
+    /// Stops the receiver and waits for its threads.
+    public func stop() {
+        receiver.stop()
+        receiver.waitForTransfers()
+    }
+
+    deinit { stop() }
+}
+
+/// Outcomes in arrival order, with a blocking wait.
+final class OutcomeQueue: Sendable {
+    private let items = Mutex<[IncomingOutcome]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    func push(_ outcome: IncomingOutcome) {
+        items.withLock { $0.append(outcome) }
+        available.signal()
+    }
+
+    func pop(timeout: Duration) -> IncomingOutcome? {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        guard available.wait(timeout: .now() + seconds) == .success else { return nil }
+        return items.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}

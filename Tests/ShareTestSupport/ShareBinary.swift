@@ -1,0 +1,140 @@
+public import Foundation
+
+#if canImport(Glibc)
+public import Glibc
+#endif
+
+/// Runs the built `share` executable, the way a user would.
+public enum ShareBinary {
+    /// The path of the built executable: `$SHARE_BINARY`, else `.build/debug/share` of this package.
+    public static var path: String {
+        if let explicit = ProcessInfo.processInfo.environment["SHARE_BINARY"] { return explicit }
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        for candidate in [".build/debug/share", ".build/x86_64-unknown-linux-gnu/debug/share"] {
+            let path = root.appendingPathComponent(candidate).path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return root.appendingPathComponent(".build/debug/share").path
+    }
+
+    /// The result of a finished run.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs `share` with `arguments` and waits (at most `timeout`).
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Duration = .seconds(120)
+    ) -> Result {
+        let process = start(arguments, environment: environment, stdin: stdin)
+        return process.wait(timeout: timeout)
+    }
+
+    /// Starts `share` in the background.
+    public static func start(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) -> RunningShare {
+        RunningShare(arguments: arguments, environment: environment, stdin: stdin)
+    }
+
+    /// A base environment for a test: its own HOME and config folder, no COLUMNS.
+    public static func environment(home: String, config: String, extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = home
+        env["SHARE_CONFIG_DIR"] = config
+        env["XDG_CONFIG_HOME"] = home + "/.config"
+        env["XDG_DATA_HOME"] = home + "/.local/share"
+        env.removeValue(forKey: "XDG_DOWNLOAD_DIR")
+        env.removeValue(forKey: "COLUMNS")
+        for (key, value) in extra { env[key] = value }
+        return env
+    }
+}
+
+/// A `share` process started by a test; its output is collected as it runs.
+public final class RunningShare: @unchecked Sendable {
+    // @unchecked: the process and pipes are used by one test at a time; output buffers are locked.
+    public let process = Process()
+    private let outPipe = Pipe()
+    private let errPipe = Pipe()
+    private let lock = NSLock()
+    private var outData = Data()
+    private var errData = Data()
+
+    init(arguments: [String], environment: [String: String], stdin: String?) {
+        process.executableURL = URL(fileURLWithPath: ShareBinary.path)
+        process.arguments = arguments
+        process.environment = environment.isEmpty ? nil : environment
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        if let stdin {
+            let inPipe = Pipe()
+            process.standardInput = inPipe
+            inPipe.fileHandleForWriting.write(Data(stdin.utf8))
+            try? inPipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        }
+        outPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.outData.append(data) }
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.errData.append(data) }
+        }
+        do {
+            try process.run()
+        } catch {
+            preconditionFailure("cannot start \(ShareBinary.path): \(error); build it first (swift build)")
+        }
+    }
+
+    /// Output so far.
+    public var stdout: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
+    /// Errors so far.
+    public var stderr: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
+
+    /// Waits until stdout contains `text` (or the timeout passes); returns whether it did.
+    @discardableResult
+    public func waitForOutput(containing text: String, timeout: Duration = .seconds(30)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if stdout.contains(text) || stderr.contains(text) { return true }
+            if !process.isRunning { return stdout.contains(text) || stderr.contains(text) }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// The port from the `listening` JSON line of `share receive --json`.
+    public func listeningPort(timeout: Duration = .seconds(30)) -> UInt16? {
+        guard waitForOutput(containing: "\"event\":\"listening\"", timeout: timeout) else { return nil }
+        guard let range = stdout.range(of: "\"port\":") else { return nil }
+        return UInt16(stdout[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Sends a signal.
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for exit (killing it after `timeout`) and returns the collected result.
+    public func wait(timeout: Duration = .seconds(120)) -> ShareBinary.Result {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        // Let the readability handlers drain what is left.
+        outPipe.fileHandleForReading.readabilityHandler = nil
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        let restOut = (try? outPipe.fileHandleForReading.readToEnd()) ?? nil
+        let restErr = (try? errPipe.fileHandleForReading.readToEnd()) ?? nil
+        lock.withLock {
+            if let restOut { outData.append(restOut) }
+            if let restErr { errData.append(restErr) }
+        }
+        return ShareBinary.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+}
