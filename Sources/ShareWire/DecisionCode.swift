@@ -10,11 +10,11 @@ public enum DecisionCode: UInt8, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .accepted: "accepted"
-        case .declinedByUser: "declined by the receiver's user"
-        case .nobodyToAsk: "declined: the receiver has no terminal to ask on"
-        case .insufficientSpace: "declined: not enough free space on the receiver"
-        case .refusedByPolicy: "refused by the receiver's policy"
-        case .busy: "declined: the receiver is busy"
+        case .declinedByUser: "its user said no"
+        case .nobodyToAsk: "it has no terminal to ask its user on"
+        case .insufficientSpace: "it does not have enough free space"
+        case .refusedByPolicy: "its policy refuses this sender"
+        case .busy: "it is busy"
         }
     }
 }

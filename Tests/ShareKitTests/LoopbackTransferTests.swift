@@ -139,7 +139,7 @@ import Glibc
         } throws: { error in
             guard case SendError.declined(let decision) = error else { return false }
             return decision.code == .declinedByUser && decision.message == "not today"
-                && "\(error)" == "the receiver declined by the receiver's user: not today"
+                && "\(error)" == "the receiver declined the offer: not today"
         }
         guard case .declined(let offer, _) = harness.nextOutcome() else {
             Issue.record("the receiver did not report the decline")

@@ -113,7 +113,7 @@ struct ReceiveCommand: ShareCommand {
                         + "(run 'share receive --accept all' to accept without asking).")
                 return Decision(
                     .nobodyToAsk,
-                    message: "the receiver has no terminal to ask on; it accepts only when run with --accept all")
+                    message: "it has no terminal to ask its user on; it accepts without asking only with --accept all")
             }
             state.clearProgress()
             let accepted = prompter.confirm(OfferSummary.describe(offer, home: state.home))

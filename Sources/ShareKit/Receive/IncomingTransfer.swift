@@ -18,6 +18,8 @@ struct IncomingTransfer {
     private var staging: StagingArea?
     private var writer: FileWriter?
     private var finished = false
+    /// The committed transfer, reported once the sender has its receipt.
+    private var committedTransfer: ReceivedTransfer?
     private var dataStarted: ContinuousClock.Instant?
     private var lastProgress: ContinuousClock.Instant?
     private var bytesReceived: UInt64 = 0
@@ -99,10 +101,17 @@ struct IncomingTransfer {
             case .declined(let decision):
                 if let offer { events.finished(.declined(offer, decision)) }
             case .completed:
-                break  // reported by commit(), which knows the local paths
+                // After the RECEIPT went out: only now may the user interface act on it (stop a
+                // `--once` receiver, say) without cutting the sender off.
+                if let transfer = committedTransfer { events.finished(.received(transfer)) }
             case .failed(let failure):
                 writer?.cancel()
                 staging?.discard()
+                guard offer != nil else {
+                    // Nothing was offered: a connection that never became a transfer.
+                    events.finished(.refused(peerAddress: connection.endpoint, reason: failure.description))
+                    continue
+                }
                 events.finished(
                     .failed(
                         peerName: session.peer?.name, peerFingerprint: connection.peerFingerprint,
@@ -180,9 +189,8 @@ struct IncomingTransfer {
             peerAddress: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
             seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0)
         let receipt = Receipt(locations: items.map { DisplayPath.abbreviate($0.path) })
-        let actions = session.committed(receipt)
-        events.finished(.received(transfer))
-        return actions
+        committedTransfer = transfer
+        return session.committed(receipt)
     }
 
     private func peerError(for failure: FileWriter.Failure) -> PeerError {

@@ -37,8 +37,8 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
             "the receiver at \(endpoint) presented the key \(actual.prefix(16)), not the \(expected) it advertised: "
                 + "it may be impersonating that peer; nothing was sent"
         case .declined(let decision):
-            decision.message.isEmpty
-                ? "the receiver \(decision.code)" : "the receiver \(decision.code): \(DisplayText.escape(decision.message))"
+            "the receiver declined the offer: "
+                + (decision.message.isEmpty ? decision.code.description : DisplayText.escape(decision.message))
         case .failed(let failure): "the transfer failed: \(failure)"
         case .identity(let reason): reason
         }

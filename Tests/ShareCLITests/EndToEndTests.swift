@@ -1,0 +1,216 @@
+import Foundation
+import ShareTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `share receive` and `share send` as a user runs them: two processes, two identities, loopback.
+@Suite(.serialized) struct EndToEndTests {
+    @Test func sendsAndReportsAsJSON() throws {
+        let dir = TemporaryDirectory("e2e-json")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("a.txt"), "hello\n")
+        FileTree.makeFolder(dir.at("Bugs.sbz/Empty"))
+        FileTree.writeFile(dir.at("Bugs.sbz/data.bin"), size: 200_000, seed: 9)
+
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("inbox"), "--accept", "all", "--once", "--json"])
+        let port = try #require(receiver.listeningPort())
+        let sent = alice.run(["send", dir.at("a.txt"), dir.at("Bugs.sbz"), "--to", "127.0.0.1:\(port)", "--json"])
+        let received = receiver.wait(timeout: .seconds(30))
+
+        #expect(sent.status == 0)
+        #expect(sent.stderr == "", "no progress and no errors when stderr is not a terminal")
+        let report = try #require(jsonObject(sent.stdout))
+        #expect(report["ok"] as? Bool == true)
+        #expect(report["files"] as? Int == 2)
+        #expect(report["bytes"] as? Int == 200_006)
+        let peer = try #require(report["peer"] as? [String: Any])
+        #expect(peer["name"] as? String == "bob")
+        let items = try #require(report["items"] as? [[String: Any]])
+        #expect(items.map { $0["name"] as? String } == ["a.txt", "Bugs.sbz"])
+        #expect(items.map { $0["bundle"] as? Bool } == [false, true])
+        #expect(items.map { $0["location"] as? String } == [dir.at("inbox/a.txt"), dir.at("inbox/Bugs.sbz")])
+        let verified = try #require(report["verified"] as? [[String: Any]])
+        #expect(verified.first?["sha256"] as? String == "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03")
+
+        #expect(received.status == 0)
+        let events = jsonLines(received.stdout)
+        #expect(events.map { $0["event"] as? String } == ["listening", "received"])
+        let paths = (events.last?["items"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        #expect(paths == [dir.at("inbox/a.txt"), dir.at("inbox/Bugs.sbz")])
+        #expect(FileTree.allPaths(dir.at("inbox")) == ["Bugs.sbz", "Bugs.sbz/Empty", "Bugs.sbz/data.bin", "a.txt"])
+    }
+
+    @Test func withoutATerminalAskDeclinesOnBothSides() throws {
+        let dir = TemporaryDirectory("e2e-noterm")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("a.txt"), "hello\n")
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("inbox"), "--once"])
+        #expect(receiver.waitForOutput(containing: "on port"))
+        let port = try #require(receiver.stdout.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
+
+        let sent = alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
+        let received = receiver.wait(timeout: .seconds(30))
+
+        #expect(sent.status == 1)
+        #expect(sent.stderr == "Error: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept all\n")
+        #expect(received.status == 1)
+        #expect(received.stderr.hasPrefix("Declined an offer from \"alice\" at 127.0.0.1:"))
+        #expect(received.stderr.hasSuffix(": no terminal to ask on (run 'share receive --accept all' to accept without asking).\n"))
+        #expect(FileTree.allPaths(dir.at("inbox")).isEmpty)
+    }
+
+    @Test(arguments: ["y", "n"]) func asksOnATerminal(_ answer: String) throws {
+        let dir = TemporaryDirectory("e2e-ask")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("Report.pdf"), "%PDF")
+        // `script` gives the receiver a pseudo-terminal, as a user's shell would.
+        let share = ShareBinary.path
+        let command = "\(share) receive --port 0 --dir \(dir.at("inbox")) --once"
+        let terminal = PseudoTerminalProcess(command: command, environment: bob.environment)
+        #expect(terminal.waitForOutput(containing: "on port"))
+        let port = try #require(terminal.output.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
+
+        let sender = alice.start(["send", dir.at("Report.pdf"), "--to", "127.0.0.1:\(port)"])
+        #expect(terminal.waitForOutput(containing: "Accept? [y/N]"))
+        #expect(terminal.output.contains("\"alice\" at 127.0.0.1:"))
+        #expect(terminal.output.contains("offers 1 item, 4 bytes:"))
+        #expect(terminal.output.contains("Report.pdf  4 bytes"))
+        terminal.type(answer + "\n")
+        let sent = sender.wait(timeout: .seconds(30))
+        let status = terminal.wait()
+
+        if answer == "y" {
+            #expect(sent.status == 0)
+            #expect(status == 0)
+            #expect(FileTree.allPaths(dir.at("inbox")) == ["Report.pdf"])
+        } else {
+            #expect(sent.status == 1)
+            #expect(sent.stderr == "Error: the receiver declined the offer: its user said no\n")
+            #expect(status == 1)
+            #expect(FileTree.allPaths(dir.at("inbox")).isEmpty)
+        }
+    }
+
+    @Test func aReceiverThatIsNotListeningIsAClearError() throws {
+        let dir = TemporaryDirectory("e2e-refused")
+        let alice = TestMachine("alice", in: dir)
+        FileTree.writeText(dir.at("a.txt"), "a")
+        let result = alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:9"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: nobody is receiving at 127.0.0.1:9 (connection refused); start 'share receive' there, or check the port\n")
+    }
+
+    @Test func aMissingFileIsAClearError() throws {
+        let dir = TemporaryDirectory("e2e-missing")
+        let alice = TestMachine("alice", in: dir)
+        let result = alice.run(["send", dir.at("nope.txt"), "--to", "127.0.0.1:9"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: cannot read '\(dir.at("nope.txt"))': No such file or directory\n")
+    }
+
+    @Test func aKilledSenderLeavesNothingAndTheReceiverGoesOn() throws {
+        let dir = TemporaryDirectory("e2e-killsender")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        // A sparse 4 GiB file: cheap to make, takes seconds to send.
+        let big = dir.at("big.img")
+        FileTree.writeText(big, "")
+        truncate(big, 4 << 30)
+        let inbox = dir.at("inbox")
+        let receiver = bob.start(["receive", "--port", "0", "--dir", inbox, "--accept", "all", "--json"])
+        let port = try #require(receiver.listeningPort())
+
+        let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)"])
+        #expect(waitUntil { stagedBytes(in: inbox) > 1 << 20 }, "data should reach the staging folder")
+        sender.signal(SIGKILL)
+        _ = sender.wait()
+
+        #expect(receiver.waitForOutput(containing: "\"event\":\"failed\""))
+        let failed = try #require(jsonLines(receiver.stdout).first { $0["event"] as? String == "failed" })
+        #expect((failed["error"] as? String)?.hasPrefix("the connection was lost while receiving file 1 of 1") == true)
+        #expect(waitUntil { FileTree.allPaths(inbox).isEmpty }, "no partial file, no staging folder")
+
+        // The receiver keeps working.
+        FileTree.writeText(dir.at("small.txt"), "still here")
+        let again = alice.run(["send", dir.at("small.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(again.status == 0)
+        #expect(FileTree.allPaths(inbox) == ["small.txt"])
+        receiver.signal(SIGTERM)
+        #expect(receiver.wait(timeout: .seconds(10)).status == 128 + SIGTERM)
+    }
+
+    @Test func aKilledReceiverIsAnErrorForTheSenderAndItsLeftoversGoNextTime() throws {
+        let dir = TemporaryDirectory("e2e-killreceiver")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let big = dir.at("big.img")
+        FileTree.writeText(big, "")
+        truncate(big, 4 << 30)
+        let inbox = dir.at("inbox")
+        let receiver = bob.start(["receive", "--port", "0", "--dir", inbox, "--accept", "all", "--json"])
+        let port = try #require(receiver.listeningPort())
+
+        let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)"])
+        #expect(waitUntil { stagedBytes(in: inbox) > 1 << 20 })
+        receiver.signal(SIGKILL)
+        _ = receiver.wait()
+        let sent = sender.wait(timeout: .seconds(30))
+
+        #expect(sent.status == 1)
+        #expect(sent.stderr.hasPrefix("Error: "))
+        #expect(sent.stderr.contains("127.0.0.1:\(port)"))
+        #expect(!FileManager.default.fileExists(atPath: inbox + "/big.img"), "never under its final name")
+        #expect(FileTree.allPaths(inbox).first == ".share-staging", "a killed receiver cannot clean up")
+
+        // The next receiver on that folder removes what nobody holds.
+        let next = bob.start(["receive", "--port", "0", "--dir", inbox, "--accept", "all", "--json"])
+        _ = try #require(next.listeningPort())
+        #expect(FileTree.allPaths(inbox).isEmpty)
+        next.signal(SIGINT)
+        #expect(next.wait(timeout: .seconds(10)).status == 128 + SIGINT)
+    }
+
+    @Test func identityIsCreatedOnceWithAPrivateKey() throws {
+        let dir = TemporaryDirectory("e2e-identity")
+        let alice = TestMachine("alice", in: dir)
+        let first = alice.run(["identity", "--json"])
+        let second = alice.run(["identity", "--json"])
+        #expect(first.status == 0)
+        #expect(first.stdout == second.stdout)
+        let identity = try #require(jsonObject(first.stdout.replacingOccurrences(of: "\n", with: "")))
+        #expect(identity["name"] as? String == "alice")
+        #expect((identity["fingerprint"] as? String)?.count == 64)
+        var info = stat()
+        #expect(stat(alice.config + "/identity.key", &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        let human = alice.run(["identity"])
+        #expect(human.stdout.hasPrefix("Name:         alice\nFingerprint:  "))
+    }
+}
+
+/// Polls `condition` for up to `timeout`.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
+
+/// Bytes written so far under a receive folder's staging area.
+func stagedBytes(in inbox: String) -> Int {
+    let staging = inbox + "/.share-staging"
+    var total = 0
+    for path in FileTree.allPaths(staging) {
+        var info = stat()
+        if stat(staging + "/" + path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_blocks) * 512 }
+    }
+    return total
+}
