@@ -164,7 +164,7 @@ final class ReceiveState: Sendable {
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
                 let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
                 console.line(
-                    "Received \(count) from \(who) (\(transfer.peerFingerprint.prefix(16))): "
+                    "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))): "
                         + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
                 for item in transfer.items {
                     console.line("  " + TerminalText.safe(DisplayPath.abbreviate(item.path, home: home)) + (item.isBundle ? "/" : ""))
