@@ -8,7 +8,9 @@ import Foundation
 final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property is guarded by `condition`.
     private let condition = NSCondition()
-    private var items: [(Element, Int)] = []
+    /// Queued elements from `head` on; taken slots are cleared at once, so a consumed buffer is
+    /// freed when its consumer is done with it, not when the array is next compacted.
+    private var items: [(element: Element, cost: Int)?] = []
     private var head = 0
     private var cost = 0
     private var isClosed = false
@@ -65,8 +67,8 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     private func takeLocked() -> Element? {
-        guard head < items.count else { return nil }
-        let (element, elementCost) = items[head]
+        guard head < items.count, let (element, elementCost) = items[head] else { return nil }
+        items[head] = nil
         head += 1
         cost -= elementCost
         if head > 64 && head * 2 > items.count {
