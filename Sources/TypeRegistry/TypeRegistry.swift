@@ -1,1 +1,0 @@
-// TypeRegistry: see docs/ARCHITECTURE.md.
