@@ -1,0 +1,45 @@
+public import Foundation
+
+/// A registered application: its manifest, identity and validated importer.
+public struct ApplicationRegistration: Hashable, Sendable {
+    /// `CFBundleIdentifier`, as declared (trimmed). Registrations compare it ignoring case.
+    public let applicationID: String
+    /// `CFBundleName` (or `CFBundleDisplayName`, or the identifier when neither is given).
+    public let name: String
+    /// The parsed manifest.
+    public let manifest: ApplicationManifest
+    /// How the application imports documents; `nil` only when it claims no document types.
+    public let importer: ShareImporter?
+    /// When the application was registered; earlier registrations win ties between handlers.
+    public let registeredAt: Date
+
+    /// Validates a manifest for registration.
+    /// - Parameters:
+    ///   - manifest: the parsed manifest.
+    ///   - paths: where the importer's relative and `~` paths point (usually the manifest's folder and `$HOME`).
+    ///   - registeredAt: the registration time; keep the original time when re-loading a stored registration.
+    /// - Throws: ``RegistrationError``.
+    public init(manifest: ApplicationManifest, paths: ImporterPaths, registeredAt: Date = Date()) throws {
+        guard let identifier = manifest.bundleIdentifier, !identifier.isEmpty else {
+            throw RegistrationError.missingApplicationIdentifier
+        }
+        guard TypeIdentifier(identifier).isWellFormed, !identifier.contains(" ") else {
+            throw RegistrationError.invalidApplicationIdentifier(identifier)
+        }
+        var importer: ShareImporter?
+        if let declaration = manifest.importer {
+            do {
+                importer = try ShareImporter(validating: declaration, paths: paths)
+            } catch let error as ImporterError {
+                throw RegistrationError.invalidImporter(applicationID: identifier, error)
+            }
+        } else if manifest.handlerClaims.contains(where: \.canHandle) {
+            throw RegistrationError.missingImporter(applicationID: identifier)
+        }
+        self.applicationID = identifier
+        self.name = manifest.bundleName.flatMap { $0.isEmpty ? nil : $0 } ?? identifier
+        self.manifest = manifest
+        self.importer = importer
+        self.registeredAt = registeredAt
+    }
+}
