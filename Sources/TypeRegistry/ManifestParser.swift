@@ -23,13 +23,13 @@ struct ManifestParser {
         let bundleIdentifier = optionalString(root, "CFBundleIdentifier", at: "")
         let bundleName = optionalString(root, "CFBundleName", at: "") ?? optionalString(root, "CFBundleDisplayName", at: "")
 
-        var declared: [(DeclaredType, location: String)] = []
+        var declared: [(DeclaredType, location: String, positions: Positions)] = []
         for kind in [DeclarationKind.exported, .imported] {
             let key = kind == .exported ? "UTExportedTypeDeclarations" : "UTImportedTypeDeclarations"
             for (index, entry) in dictionaries(root, key).enumerated() {
                 let location = "\(key)[\(index)]"
                 guard let entry else { continue }
-                if let type = declaredType(entry, kind: kind, at: location) { declared.append((type, location)) }
+                if let (type, positions) = declaredType(entry, kind: kind, at: location) { declared.append((type, location, positions)) }
             }
         }
 
@@ -62,7 +62,7 @@ struct ManifestParser {
 
     // MARK: - Type declarations
 
-    private mutating func declaredType(_ entry: [String: Any], kind: DeclarationKind, at location: String) -> DeclaredType? {
+    private mutating func declaredType(_ entry: [String: Any], kind: DeclarationKind, at location: String) -> (DeclaredType, Positions)? {
         reportUnknownKeys(entry, known: Self.typeDeclarationKeys, at: location)
         guard let rawIdentifier = value(entry, "UTTypeIdentifier", at: location) else {
             warn(location, "has no UTTypeIdentifier; the declaration is ignored")
@@ -73,9 +73,10 @@ struct ManifestParser {
             return nil
         }
         let identifier = trimmed(identifierText, at: "\(location).UTTypeIdentifier")
-        let conformsTo = stringList(entry, "UTTypeConformsTo", at: location)
-        var extensions: [String] = []
-        var mimeTypes: [String] = []
+        let conformsList = indexedList(entry, "UTTypeConformsTo", at: location)
+        let conformsTo = conformsList.map(\.value)
+        var extensions: [(index: Int, value: String)] = []
+        var mimeTypes: [(index: Int, value: String)] = []
         if let raw = value(entry, "UTTypeTagSpecification", at: location) {
             let specLocation = "\(location).UTTypeTagSpecification"
             if let spec = PlistValue.dictionary(raw) {
@@ -85,10 +86,10 @@ struct ManifestParser {
                     switch normalized {
                     case TagClass.filenameExtension.rawValue:
                         if normalized != tagClass { warn(tagLocation, "tag class should be spelled 'public.filename-extension'; read anyway") }
-                        extensions += listValue(spec[tagClass] as Any, at: tagLocation)
+                        extensions += indexedList(spec[tagClass] as Any, at: tagLocation)
                     case TagClass.mimeType.rawValue:
                         if normalized != tagClass { warn(tagLocation, "tag class should be spelled 'public.mime-type'; read anyway") }
-                        mimeTypes += listValue(spec[tagClass] as Any, at: tagLocation)
+                        mimeTypes += indexedList(spec[tagClass] as Any, at: tagLocation)
                     case let other where Self.knownTagClasses.contains(other):
                         continue
                     default:
@@ -101,17 +102,27 @@ struct ManifestParser {
         }
         let description = optionalString(entry, "UTTypeDescription", at: location)
         let isPackage = conformsTo.contains { TypeIdentifier($0) == .package }
-        return DeclaredType(
-            identifier: identifier, declaration: kind, conformsTo: conformsTo, extensions: extensions,
-            mimeTypes: mimeTypes, description: description, isPackage: isPackage)
+        return (
+            DeclaredType(
+                identifier: identifier, declaration: kind, conformsTo: conformsTo, extensions: extensions.map(\.value),
+                mimeTypes: mimeTypes.map(\.value), description: description, isPackage: isPackage),
+            Positions(conformsTo: conformsList.map(\.index), extensions: extensions.map(\.index), mimeTypes: mimeTypes.map(\.index))
+        )
+    }
+
+    /// Where each as-declared list element sat in the manifest, for warning locations.
+    private struct Positions {
+        var conformsTo: [Int]
+        var extensions: [Int]
+        var mimeTypes: [Int]
     }
 
     /// Turns as-declared types into usable declarations, warning about every value dropped.
-    private mutating func cleanDeclarations(_ declared: [(DeclaredType, location: String)]) -> [TypeDeclaration] {
+    private mutating func cleanDeclarations(_ declared: [(DeclaredType, location: String, positions: Positions)]) -> [TypeDeclaration] {
         var result: [TypeDeclaration] = []
         var locations: [TypeIdentifier: String] = [:]
-        var positions: [TypeIdentifier: Int] = [:]
-        for (type, location) in declared {
+        var resultIndex: [TypeIdentifier: Int] = [:]
+        for (type, location, positions) in declared {
             let identifier = TypeIdentifier(type.identifier)
             guard identifier.isWellFormed else {
                 warn("\(location).UTTypeIdentifier", "'\(type.identifier)' is not a valid type identifier (letters, digits, '-' and '.'); the declaration is ignored")
@@ -128,7 +139,7 @@ struct ManifestParser {
             }
             var parents: [TypeIdentifier] = []
             for (index, text) in type.conformsTo.enumerated() {
-                let parentLocation = "\(location).UTTypeConformsTo[\(index)]"
+                let parentLocation = "\(location).UTTypeConformsTo[\(positions.conformsTo[index])]"
                 let parent = TypeIdentifier(text)
                 if text.isEmpty {
                     warn(parentLocation, "empty identifier; ignored")
@@ -146,12 +157,13 @@ struct ManifestParser {
                 warn("\(location).UTTypeConformsTo", "the type conforms to nothing; it is treated as conforming to public.data")
                 parents = [.data]
             }
-            let extensions = cleanExtensions(type.extensions, at: "\(location).UTTypeTagSpecification.public.filename-extension")
-            let mimeTypes = cleanMIMETypes(type.mimeTypes, at: "\(location).UTTypeTagSpecification.public.mime-type")
+            let extensions = cleanExtensions(
+                type.extensions, at: "\(location).UTTypeTagSpecification.public.filename-extension", indices: positions.extensions)
+            let mimeTypes = cleanMIMETypes(type.mimeTypes, at: "\(location).UTTypeTagSpecification.public.mime-type", indices: positions.mimeTypes)
             let declaration = TypeDeclaration(
                 identifier: identifier, conformsTo: parents, filenameExtensions: extensions, mimeTypes: mimeTypes,
                 description: type.description, kind: kind)
-            if let first = locations[identifier], let position = positions[identifier] {
+            if let first = locations[identifier], let position = resultIndex[identifier] {
                 if result[position].kind == .imported && kind == .exported {
                     warn(location, "'\(identifier)' is also declared at \(first); the exported declaration here is used")
                     result[position] = declaration
@@ -162,7 +174,7 @@ struct ManifestParser {
                 continue
             }
             locations[identifier] = location
-            positions[identifier] = result.count
+            resultIndex[identifier] = result.count
             result.append(declaration)
         }
         breakCycles(&result, locations: locations)
@@ -205,9 +217,12 @@ struct ManifestParser {
         let name = optionalString(entry, "CFBundleTypeName", at: location)
         let roleText = optionalString(entry, "CFBundleTypeRole", at: location)
         let rankText = optionalString(entry, "LSHandlerRank", at: location)
-        let contentTypes = stringList(entry, "LSItemContentTypes", at: location)
-        let extensions = stringList(entry, "CFBundleTypeExtensions", at: location)
-        let mimeTypes = stringList(entry, "CFBundleTypeMIMETypes", at: location)
+        let contentList = indexedList(entry, "LSItemContentTypes", at: location)
+        let extensionList = indexedList(entry, "CFBundleTypeExtensions", at: location)
+        let mimeList = indexedList(entry, "CFBundleTypeMIMETypes", at: location)
+        let contentTypes = contentList.map(\.value)
+        let extensions = extensionList.map(\.value)
+        let mimeTypes = mimeList.map(\.value)
         let document = DocumentType(name: name, role: roleText, rank: rankText, contentTypes: contentTypes, extensions: extensions)
 
         var role = HandlerRole.viewer
@@ -235,7 +250,7 @@ struct ManifestParser {
 
         var claimedTypes: [TypeIdentifier] = []
         var wildcards: [TypeIdentifier] = []
-        for (position, text) in contentTypes.enumerated() {
+        for (position, text) in contentList {
             let itemLocation = "\(location).LSItemContentTypes[\(position)]"
             let identifier = TypeIdentifier(text)
             if text.isEmpty {
@@ -252,19 +267,19 @@ struct ManifestParser {
                 claimedTypes.append(identifier)
             }
         }
-        var claimedExtensions: [String] = []
-        for (position, text) in extensions.enumerated() where text == "*" {
+        for (position, text) in extensionList where text == "*" {
             warn("\(location).CFBundleTypeExtensions[\(position)]", "'*' claims every file (a wildcard); it ranks below every specific claim")
             if !wildcards.contains(.item) { wildcards.append(.item) }
         }
-        claimedExtensions = cleanExtensions(extensions.filter { $0 != "*" }, at: "\(location).CFBundleTypeExtensions", indices: extensions.indices.filter { extensions[$0] != "*" })
-        var claimedMIMETypes: [String] = []
-        for (position, text) in mimeTypes.enumerated() where text == "*/*" || text == "*" {
+        let specificExtensions = extensionList.filter { $0.value != "*" }
+        let claimedExtensions = cleanExtensions(
+            specificExtensions.map(\.value), at: "\(location).CFBundleTypeExtensions", indices: specificExtensions.map(\.index))
+        for (position, text) in mimeList where text == "*/*" || text == "*" {
             warn("\(location).CFBundleTypeMIMETypes[\(position)]", "'\(text)' claims every file (a wildcard); it ranks below every specific claim")
             if !wildcards.contains(.item) { wildcards.append(.item) }
         }
-        let specificMIME = mimeTypes.indices.filter { mimeTypes[$0] != "*/*" && mimeTypes[$0] != "*" }
-        claimedMIMETypes = cleanMIMETypes(specificMIME.map { mimeTypes[$0] }, at: "\(location).CFBundleTypeMIMETypes", indices: specificMIME)
+        let specificMIME = mimeList.filter { $0.value != "*/*" && $0.value != "*" }
+        let claimedMIMETypes = cleanMIMETypes(specificMIME.map(\.value), at: "\(location).CFBundleTypeMIMETypes", indices: specificMIME.map(\.index))
 
         var isPackage = false
         if let raw = value(entry, "LSTypeIsPackage", at: location) {
@@ -418,31 +433,31 @@ struct ManifestParser {
         return trimmed(text, at: itemLocation)
     }
 
-    /// A list of strings; a single string becomes a one-element list (with a warning).
-    private mutating func stringList(_ dictionary: [String: Any], _ key: String, at location: String) -> [String] {
-        guard let raw = value(dictionary, key, at: location) else { return [] }
-        return listValue(raw, at: join(location, key))
-    }
-
-    private mutating func listValue(_ raw: Any, at location: String) -> [String] {
+    /// The strings of a list with their positions in the manifest (non-strings are skipped).
+    private mutating func indexedList(_ raw: Any, at location: String) -> [(index: Int, value: String)] {
         if let text = PlistValue.string(raw) {
             warn(location, "expected an array, found a string; read as a one-element list")
-            return [trimmed(text, at: location)]
+            return [(0, trimmed(text, at: location))]
         }
         guard let list = PlistValue.array(raw) else {
             warn(location, "expected an array of strings, found \(PlistValue.kindName(raw)); ignored")
             return []
         }
-        var result: [String] = []
+        var result: [(index: Int, value: String)] = []
         for (index, element) in list.enumerated() {
             let itemLocation = "\(location)[\(index)]"
             if let text = PlistValue.string(element) {
-                result.append(trimmed(text, at: itemLocation))
+                result.append((index, trimmed(text, at: itemLocation)))
             } else {
                 warn(itemLocation, "expected a string, found \(PlistValue.kindName(element)); ignored")
             }
         }
         return result
+    }
+
+    private mutating func indexedList(_ dictionary: [String: Any], _ key: String, at location: String) -> [(index: Int, value: String)] {
+        guard let raw = value(dictionary, key, at: location) else { return [] }
+        return indexedList(raw, at: join(location, key))
     }
 
     private mutating func trimmed(_ text: String, at location: String) -> String {
