@@ -222,7 +222,6 @@ struct ManifestParser {
         let mimeList = indexedList(entry, "CFBundleTypeMIMETypes", at: location)
         let contentTypes = contentList.map(\.value)
         let extensions = extensionList.map(\.value)
-        let mimeTypes = mimeList.map(\.value)
         let document = DocumentType(name: name, role: roleText, rank: rankText, contentTypes: contentTypes, extensions: extensions)
 
         var role = HandlerRole.viewer

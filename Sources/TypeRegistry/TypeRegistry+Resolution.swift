@@ -12,8 +12,8 @@ extension TypeRegistry {
     /// 3. With no name candidate, the best magic match wins, else the text heuristic
     ///    (`public.plain-text`), else a dynamic type for the extension, else `public.data`.
     /// 4. A name candidate that equals, conforms to, or is conformed to by a magic match
-    ///    (also through shared-mime-info `sub-class-of`) wins; a generic `public.data` name gives
-    ///    way to the more specific content type.
+    ///    (also through shared-mime-info `sub-class-of`) wins; only strong matches count when there
+    ///    are any. A generic `public.data` name gives way to the more specific content type.
     /// 5. Otherwise, when the content clearly contradicts the name — it is an executable or a
     ///    script, or the name's type has a signature the content lacks while strong magic or the
     ///    text heuristic says something else, or the name says text and strong magic says binary —
@@ -44,6 +44,8 @@ extension TypeRegistry {
             type(forSharedMIMEType: match.mimeType).map { ($0, match.mimeType, match.priority) }
         }
         let strong = matches.first { $0.priority >= Self.strongMagicPriority }
+        // Weak magic (MATLAB's "%") may only confirm a name when nothing strong matched.
+        let evidence = strong == nil ? matches : matches.filter { $0.priority >= Self.strongMagicPriority }
         let signature = ExecutableSignature(bytes)
         let isText = request.content != nil && SharedMimeInfo.looksLikeText(bytes)
         if let first = matches.first {
@@ -72,7 +74,7 @@ extension TypeRegistry {
             } else {
                 state.choose(.data, .fallback, "nothing known: public.data")
             }
-        } else if let agreeing = nameTypes.first(where: { candidate in matches.contains { areCompatible(candidate, $0.type) } }) {
+        } else if let agreeing = nameTypes.first(where: { candidate in evidence.contains { areCompatible(candidate, $0.type) } }) {
             state.choose(agreeing, .fileName, "name and content agree on \(agreeing)")
             if let strong, isGeneric(agreeing), strong.type != agreeing, conforms(strong.type, to: agreeing) {
                 state.choose(strong.type, .content, "the content is more specific: \(strong.type)")
