@@ -88,7 +88,8 @@ public struct ApplicationManifest: Hashable, Sendable {
 
     /// What `share types inspect` prints for this manifest.
     public var inspection: ManifestInspection {
-        ManifestInspection(declaredTypes: declaredTypes, documentTypes: documentTypes, warnings: warnings.map(\.description))
+        ManifestInspection(
+            declaredTypes: declaredTypes, documentTypes: documentTypes, warnings: warnings.map(\.description))
     }
 
     private static func shortReason(_ error: any Error) -> String {

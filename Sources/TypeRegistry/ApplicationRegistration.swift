@@ -42,4 +42,23 @@ public struct ApplicationRegistration: Hashable, Sendable {
         self.importer = importer
         self.registeredAt = registeredAt
     }
+
+    /// Reads a manifest file and validates it for registration; relative importer paths are
+    /// resolved against the manifest's directory.
+    /// - Parameters:
+    ///   - path: the manifest (Info.plist-style, XML or binary); a relative path starts at the current directory.
+    ///   - homeDirectory: what `~` stands for in importer paths.
+    ///   - registeredAt: the registration time.
+    /// - Returns: the registration; its manifest's ``ApplicationManifest/warnings`` say what was messy.
+    /// - Throws: ``ManifestError`` or ``RegistrationError``.
+    public static func load(manifestAt path: String, homeDirectory: String, registeredAt: Date = Date()) throws
+        -> ApplicationRegistration
+    {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let normalized = ImporterPaths.normalize(absolute)
+        let directory = normalized.split(separator: "/").dropLast().joined(separator: "/")
+        let manifest = try ApplicationManifest.load(contentsOfFile: normalized)
+        let paths = ImporterPaths(baseDirectory: "/" + directory, homeDirectory: homeDirectory)
+        return try ApplicationRegistration(manifest: manifest, paths: paths, registeredAt: registeredAt)
+    }
 }

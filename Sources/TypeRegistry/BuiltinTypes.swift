@@ -30,7 +30,10 @@ public enum BuiltinTypes {
             desc: "Unix executable"),
         t(
             "com.microsoft.windows-executable", ["public.data", "public.executable"], ext: ["exe"],
-            mime: ["application/x-ms-dos-executable", "application/x-msdownload", "application/vnd.microsoft.portable-executable"],
+            mime: [
+                "application/x-ms-dos-executable", "application/x-msdownload",
+                "application/vnd.microsoft.portable-executable",
+            ],
             desc: "Windows executable"),
         t("public.archive", [], desc: "archive"),
         t("public.disk-image", ["public.data", "public.archive"], desc: "disk image"),
@@ -44,7 +47,9 @@ public enum BuiltinTypes {
         t("public.utf8-plain-text", ["public.plain-text"], desc: "UTF-8 plain text"),
         t("public.utf16-plain-text", ["public.plain-text"], desc: "UTF-16 plain text"),
         t("public.rtf", ["public.text"], ext: ["rtf"], mime: ["application/rtf", "text/rtf"], desc: "rich text"),
-        t("public.html", ["public.text"], ext: ["html", "htm", "shtml", "shtm"], mime: ["text/html"], desc: "HTML text"),
+        t(
+            "public.html", ["public.text"], ext: ["html", "htm", "shtml", "shtm"], mime: ["text/html"],
+            desc: "HTML text"),
         t("public.xml", ["public.text"], ext: ["xml"], mime: ["application/xml", "text/xml"], desc: "XML text"),
         t("public.json", ["public.text"], ext: ["json"], mime: ["application/json"], desc: "JSON text"),
         t(
@@ -70,7 +75,9 @@ public enum BuiltinTypes {
             "com.apple.ical.ics", ["public.data", "public.calendar-event"], ext: ["ics"], mime: ["text/calendar"],
             desc: "iCalendar data"),
         t("public.message", [], desc: "message"),
-        t("public.email-message", ["public.data", "public.message"], ext: ["eml"], mime: ["message/rfc822"], desc: "email message"),
+        t(
+            "public.email-message", ["public.data", "public.message"], ext: ["eml"], mime: ["message/rfc822"],
+            desc: "email message"),
         t("public.url", ["public.data"], desc: "URL"),
 
         // Source code and scripts.
@@ -82,28 +89,41 @@ public enum BuiltinTypes {
         t(
             "public.python-script", ["public.script"], ext: ["py"],
             mime: ["text/x-python", "text/x-python3", "text/x-python-script"], desc: "Python script"),
-        t("public.perl-script", ["public.script"], ext: ["pl", "pm"], mime: ["application/x-perl", "text/x-perl"], desc: "Perl script"),
-        t("public.ruby-script", ["public.script"], ext: ["rb"], mime: ["application/x-ruby", "text/x-ruby"], desc: "Ruby script"),
+        t(
+            "public.perl-script", ["public.script"], ext: ["pl", "pm"], mime: ["application/x-perl", "text/x-perl"],
+            desc: "Perl script"),
+        t(
+            "public.ruby-script", ["public.script"], ext: ["rb"], mime: ["application/x-ruby", "text/x-ruby"],
+            desc: "Ruby script"),
         t(
             "com.netscape.javascript-source", ["public.script"], ext: ["js", "mjs", "jsm"],
             mime: ["application/javascript", "text/javascript", "application/x-javascript"], desc: "JavaScript source"),
         t("public.c-source", ["public.source-code"], ext: ["c"], mime: ["text/x-csrc", "text/x-c"], desc: "C source"),
         t("public.c-header", ["public.source-code"], ext: ["h"], mime: ["text/x-chdr"], desc: "C header"),
         t(
-            "public.c-plus-plus-source", ["public.source-code"], ext: ["cpp", "cc", "cxx", "c++"], mime: ["text/x-c++src"],
+            "public.c-plus-plus-source", ["public.source-code"], ext: ["cpp", "cc", "cxx", "c++"],
+            mime: ["text/x-c++src"],
             desc: "C++ source"),
         t(
-            "public.c-plus-plus-header", ["public.source-code"], ext: ["hpp", "hh", "hxx", "h++"], mime: ["text/x-c++hdr"],
+            "public.c-plus-plus-header", ["public.source-code"], ext: ["hpp", "hh", "hxx", "h++"],
+            mime: ["text/x-c++hdr"],
             desc: "C++ header"),
-        t("public.objective-c-source", ["public.source-code"], ext: ["m"], mime: ["text/x-objcsrc"], desc: "Objective-C source"),
+        t(
+            "public.objective-c-source", ["public.source-code"], ext: ["m"], mime: ["text/x-objcsrc"],
+            desc: "Objective-C source"),
         t("public.swift-source", ["public.source-code"], ext: ["swift"], mime: ["text/x-swift"], desc: "Swift source"),
         t("com.sun.java-source", ["public.source-code"], ext: ["java"], mime: ["text/x-java"], desc: "Java source"),
-        t("public.make-source", ["public.source-code"], ext: ["mk", "mak"], mime: ["text/x-makefile"], desc: "Makefile"),
+        t(
+            "public.make-source", ["public.source-code"], ext: ["mk", "mak"], mime: ["text/x-makefile"],
+            desc: "Makefile"),
 
         // Property lists.
-        t("com.apple.property-list", ["public.data"], ext: ["plist"], mime: ["application/x-plist"], desc: "property list"),
         t(
-            "com.apple.xml-property-list", ["public.xml", "com.apple.property-list"], mime: ["application/x-apple-xml-plist"],
+            "com.apple.property-list", ["public.data"], ext: ["plist"], mime: ["application/x-plist"],
+            desc: "property list"),
+        t(
+            "com.apple.xml-property-list", ["public.xml", "com.apple.property-list"],
+            mime: ["application/x-apple-xml-plist"],
             desc: "XML property list"),
         t(
             "com.apple.binary-property-list", ["com.apple.property-list"], mime: ["application/x-bplist"],
@@ -111,11 +131,15 @@ public enum BuiltinTypes {
 
         // Images.
         t("public.image", ["public.data", "public.content"], desc: "image"),
-        t("public.jpeg", ["public.image"], ext: ["jpeg", "jpg", "jpe"], mime: ["image/jpeg", "image/jpg", "image/pjpeg"], desc: "JPEG image"),
+        t(
+            "public.jpeg", ["public.image"], ext: ["jpeg", "jpg", "jpe"],
+            mime: ["image/jpeg", "image/jpg", "image/pjpeg"], desc: "JPEG image"),
         t("public.png", ["public.image"], ext: ["png"], mime: ["image/png"], desc: "PNG image"),
         t("com.compuserve.gif", ["public.image"], ext: ["gif"], mime: ["image/gif"], desc: "GIF image"),
         t("public.tiff", ["public.image"], ext: ["tiff", "tif"], mime: ["image/tiff"], desc: "TIFF image"),
-        t("com.microsoft.bmp", ["public.image"], ext: ["bmp"], mime: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"], desc: "BMP image"),
+        t(
+            "com.microsoft.bmp", ["public.image"], ext: ["bmp"], mime: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"],
+            desc: "BMP image"),
         t(
             "com.microsoft.ico", ["public.image"], ext: ["ico"], mime: ["image/vnd.microsoft.icon", "image/x-icon"],
             desc: "Windows icon image"),
@@ -129,21 +153,28 @@ public enum BuiltinTypes {
             desc: "Photoshop image"),
 
         // Documents.
-        t("com.adobe.pdf", ["public.data", "public.composite-content"], ext: ["pdf"], mime: ["application/pdf"], desc: "PDF document"),
         t(
-            "com.adobe.postscript", ["public.data", "public.composite-content"], ext: ["ps"], mime: ["application/postscript"],
+            "com.adobe.pdf", ["public.data", "public.composite-content"], ext: ["pdf"], mime: ["application/pdf"],
+            desc: "PDF document"),
+        t(
+            "com.adobe.postscript", ["public.data", "public.composite-content"], ext: ["ps"],
+            mime: ["application/postscript"],
             desc: "PostScript document"),
-        t("com.apple.rtfd", ["com.apple.package", "public.composite-content"], ext: ["rtfd"], desc: "rich text with attachments"),
+        t(
+            "com.apple.rtfd", ["com.apple.package", "public.composite-content"], ext: ["rtfd"],
+            desc: "rich text with attachments"),
         t(
             "org.idpf.epub-container", ["public.data", "public.composite-content"], ext: ["epub"],
             mime: ["application/epub+zip"], desc: "EPUB publication"),
         t("public.spreadsheet", ["public.content"], desc: "spreadsheet"),
         t("public.presentation", ["public.composite-content"], desc: "presentation"),
         t(
-            "com.microsoft.word.doc", ["public.data", "public.composite-content"], ext: ["doc"], mime: ["application/msword"],
+            "com.microsoft.word.doc", ["public.data", "public.composite-content"], ext: ["doc"],
+            mime: ["application/msword"],
             desc: "Word document"),
         t(
-            "com.microsoft.excel.xls", ["public.data", "public.spreadsheet"], ext: ["xls"], mime: ["application/vnd.ms-excel"],
+            "com.microsoft.excel.xls", ["public.data", "public.spreadsheet"], ext: ["xls"],
+            mime: ["application/vnd.ms-excel"],
             desc: "Excel spreadsheet"),
         t(
             "com.microsoft.powerpoint.ppt", ["public.data", "public.presentation"], ext: ["ppt"],
@@ -154,7 +185,8 @@ public enum BuiltinTypes {
             ext: ["docx"], mime: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
             desc: "Word document (Office Open XML)"),
         t(
-            "org.openxmlformats.spreadsheetml.sheet", ["org.openxmlformats.openxml", "public.spreadsheet"], ext: ["xlsx"],
+            "org.openxmlformats.spreadsheetml.sheet", ["org.openxmlformats.openxml", "public.spreadsheet"],
+            ext: ["xlsx"],
             mime: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
             desc: "Excel spreadsheet (Office Open XML)"),
         t(
@@ -178,38 +210,62 @@ public enum BuiltinTypes {
         t("public.audio", ["public.audiovisual-content"], desc: "audio"),
         t("public.mp3", ["public.audio"], ext: ["mp3"], mime: ["audio/mpeg", "audio/mp3"], desc: "MP3 audio"),
         t("public.mpeg-4", ["public.movie"], ext: ["mp4", "mpg4", "m4v"], mime: ["video/mp4"], desc: "MPEG-4 movie"),
-        t("public.mpeg-4-audio", ["public.mpeg-4", "public.audio"], ext: ["m4a"], mime: ["audio/mp4", "audio/x-m4a"], desc: "MPEG-4 audio"),
-        t("com.apple.quicktime-movie", ["public.movie"], ext: ["mov", "qt"], mime: ["video/quicktime"], desc: "QuickTime movie"),
+        t(
+            "public.mpeg-4-audio", ["public.mpeg-4", "public.audio"], ext: ["m4a"], mime: ["audio/mp4", "audio/x-m4a"],
+            desc: "MPEG-4 audio"),
+        t(
+            "com.apple.quicktime-movie", ["public.movie"], ext: ["mov", "qt"], mime: ["video/quicktime"],
+            desc: "QuickTime movie"),
         t("public.mpeg", ["public.movie"], ext: ["mpeg", "mpg"], mime: ["video/mpeg"], desc: "MPEG movie"),
         t("public.avi", ["public.movie"], ext: ["avi"], mime: ["video/x-msvideo", "video/avi"], desc: "AVI movie"),
         t("org.webmproject.webm", ["public.movie"], ext: ["webm"], mime: ["video/webm"], desc: "WebM movie"),
         t("org.matroska.mkv", ["public.movie"], ext: ["mkv"], mime: ["video/x-matroska"], desc: "Matroska movie"),
         t(
-            "com.microsoft.waveform-audio", ["public.audio"], ext: ["wav", "wave"], mime: ["audio/x-wav", "audio/wav", "audio/vnd.wave"],
+            "com.microsoft.waveform-audio", ["public.audio"], ext: ["wav", "wave"],
+            mime: ["audio/x-wav", "audio/wav", "audio/vnd.wave"],
             desc: "Waveform audio"),
         t("org.xiph.flac", ["public.audio"], ext: ["flac"], mime: ["audio/flac", "audio/x-flac"], desc: "FLAC audio"),
-        t("public.aiff-audio", ["public.audio"], ext: ["aiff", "aif"], mime: ["audio/x-aiff", "audio/aiff"], desc: "AIFF audio"),
-        t("public.midi-audio", ["public.audio"], ext: ["mid", "midi"], mime: ["audio/midi", "audio/x-midi"], desc: "MIDI audio"),
+        t(
+            "public.aiff-audio", ["public.audio"], ext: ["aiff", "aif"], mime: ["audio/x-aiff", "audio/aiff"],
+            desc: "AIFF audio"),
+        t(
+            "public.midi-audio", ["public.audio"], ext: ["mid", "midi"], mime: ["audio/midi", "audio/x-midi"],
+            desc: "MIDI audio"),
 
         // Fonts.
         t("public.font", ["public.data"], desc: "font"),
-        t("public.truetype-ttf-font", ["public.font"], ext: ["ttf"], mime: ["font/ttf", "application/x-font-ttf"], desc: "TrueType font"),
-        t("public.opentype-font", ["public.font"], ext: ["otf"], mime: ["font/otf", "application/x-font-otf"], desc: "OpenType font"),
+        t(
+            "public.truetype-ttf-font", ["public.font"], ext: ["ttf"], mime: ["font/ttf", "application/x-font-ttf"],
+            desc: "TrueType font"),
+        t(
+            "public.opentype-font", ["public.font"], ext: ["otf"], mime: ["font/otf", "application/x-font-otf"],
+            desc: "OpenType font"),
 
         // Archives.
         t("com.pkware.zip-archive", ["public.data", "public.archive"], desc: "zip archive"),
         t(
             "public.zip-archive", ["com.pkware.zip-archive"], ext: ["zip"],
             mime: ["application/zip", "application/x-zip-compressed"], desc: "zip archive"),
-        t("org.gnu.gnu-zip-archive", ["public.data", "public.archive"], ext: ["gz", "gzip"], mime: ["application/gzip", "application/x-gzip"], desc: "gzip archive"),
-        t("org.gnu.gnu-tar-archive", ["public.data", "public.archive"], ext: ["gtar"], desc: "GNU tar archive"),
-        t("public.tar-archive", ["org.gnu.gnu-tar-archive"], ext: ["tar"], mime: ["application/x-tar", "application/x-gtar"], desc: "tar archive"),
         t(
-            "org.gnu.gnu-zip-tar-archive", ["org.gnu.gnu-zip-archive"], ext: ["tgz", "tar.gz"], mime: ["application/x-compressed-tar"],
+            "org.gnu.gnu-zip-archive", ["public.data", "public.archive"], ext: ["gz", "gzip"],
+            mime: ["application/gzip", "application/x-gzip"], desc: "gzip archive"),
+        t("org.gnu.gnu-tar-archive", ["public.data", "public.archive"], ext: ["gtar"], desc: "GNU tar archive"),
+        t(
+            "public.tar-archive", ["org.gnu.gnu-tar-archive"], ext: ["tar"],
+            mime: ["application/x-tar", "application/x-gtar"], desc: "tar archive"),
+        t(
+            "org.gnu.gnu-zip-tar-archive", ["org.gnu.gnu-zip-archive"], ext: ["tgz", "tar.gz"],
+            mime: ["application/x-compressed-tar"],
             desc: "gzip-compressed tar archive"),
-        t("public.bzip2-archive", ["public.data", "public.archive"], ext: ["bz2", "bz"], mime: ["application/x-bzip2", "application/x-bzip"], desc: "bzip2 archive"),
-        t("org.tukaani.xz-archive", ["public.data", "public.archive"], ext: ["xz"], mime: ["application/x-xz"], desc: "XZ archive"),
-        t("org.7-zip.7-zip-archive", ["public.data", "public.archive"], ext: ["7z"], mime: ["application/x-7z-compressed"], desc: "7-Zip archive"),
+        t(
+            "public.bzip2-archive", ["public.data", "public.archive"], ext: ["bz2", "bz"],
+            mime: ["application/x-bzip2", "application/x-bzip"], desc: "bzip2 archive"),
+        t(
+            "org.tukaani.xz-archive", ["public.data", "public.archive"], ext: ["xz"], mime: ["application/x-xz"],
+            desc: "XZ archive"),
+        t(
+            "org.7-zip.7-zip-archive", ["public.data", "public.archive"], ext: ["7z"],
+            mime: ["application/x-7z-compressed"], desc: "7-Zip archive"),
         t(
             "com.rarlab.rar-archive", ["public.data", "public.archive"], ext: ["rar"],
             mime: ["application/vnd.rar", "application/x-rar-compressed"], desc: "RAR archive"),

@@ -59,7 +59,8 @@ public struct DynamicType: Hashable, Sendable {
 
     /// The `dyn.` identifier encoding this tag.
     public var identifier: TypeIdentifier {
-        let text = "?0=\(Self.abbreviate(conformsTo.normalized)):\(Self.abbreviate(tagClass.rawValue))=\(Self.escape(tag))"
+        let text =
+            "?0=\(Self.abbreviate(conformsTo.normalized)):\(Self.abbreviate(tagClass.rawValue))=\(Self.escape(tag))"
         return TypeIdentifier("dyn.a" + Self.base32Encode(Array(text.utf8)))
     }
 

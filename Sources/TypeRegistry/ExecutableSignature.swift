@@ -17,9 +17,10 @@ struct ExecutableSignature {
         } else if bytes.starts(with: [0x4D, 0x5A]) {
             self.type = "com.microsoft.windows-executable"
             self.evidence = "a DOS/Windows executable"
-        } else if [[0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE], [0xCF, 0xFA, 0xED, 0xFE]]
-            .contains(where: { bytes.starts(with: $0) })
-        {
+        } else if [
+            [0xFE, 0xED, 0xFA, 0xCE], [0xFE, 0xED, 0xFA, 0xCF], [0xCE, 0xFA, 0xED, 0xFE], [0xCF, 0xFA, 0xED, 0xFE],
+        ]
+        .contains(where: { bytes.starts(with: $0) }) {
             self.type = .unixExecutable
             self.evidence = "a Mach-O executable"
         } else {

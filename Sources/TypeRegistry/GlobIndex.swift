@@ -28,7 +28,9 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
 
     mutating func insert(pattern: String, weight: Int, caseSensitive: Bool, payload: Payload, priority: Int) {
         guard !pattern.isEmpty else { return }
-        let entry = Entry(pattern: pattern, weight: weight, caseSensitive: caseSensitive, payload: payload, priority: priority, order: count)
+        let entry = Entry(
+            pattern: pattern, weight: weight, caseSensitive: caseSensitive, payload: payload, priority: priority,
+            order: count)
         count += 1
         entries.append(entry)
         let key = caseSensitive ? pattern : pattern.lowercased()
@@ -52,7 +54,8 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
             found = suffixMatches(fileName, caseSensitive: true) + suffixMatches(lower, caseSensitive: false)
             let original = Array(fileName)
             let lowered = Array(lower)
-            for (entry, characters) in complex where GlobPattern.matches(entry.caseSensitive ? original : lowered, characters) {
+            for (entry, characters) in complex
+            where GlobPattern.matches(entry.caseSensitive ? original : lowered, characters) {
                 found.append(entry)
             }
         }

@@ -19,7 +19,8 @@ public struct HandlerCandidate: Hashable, Sendable {
 
     /// Creates a candidate.
     public init(
-        applicationID: String, applicationName: String, claim: HandlerClaim, match: HandlerMatch, importer: ShareImporter?,
+        applicationID: String, applicationName: String, claim: HandlerClaim, match: HandlerMatch,
+        importer: ShareImporter?,
         declaresType: Bool, registeredAt: Date
     ) {
         self.applicationID = applicationID

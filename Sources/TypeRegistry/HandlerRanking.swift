@@ -28,7 +28,8 @@ public struct HandlerRanking: Hashable, Sendable {
     public let conflicts: [String]
 
     /// Creates a ranking.
-    public init(type: TypeIdentifier, candidates: [HandlerCandidate], excluded: [HandlerCandidate], conflicts: [String]) {
+    public init(type: TypeIdentifier, candidates: [HandlerCandidate], excluded: [HandlerCandidate], conflicts: [String])
+    {
         self.type = type
         self.candidates = candidates
         self.excluded = excluded
@@ -53,7 +54,9 @@ public struct HandlerRanking: Hashable, Sendable {
 
     /// Which rule put `a` before `b`, when the first three (wildcard, rank, specificity) tie.
     static func tieBreak(_ a: HandlerCandidate, _ b: HandlerCandidate) -> String? {
-        guard a.match.isWildcard == b.match.isWildcard, a.rank == b.rank, a.match.distance == b.match.distance else { return nil }
+        guard a.match.isWildcard == b.match.isWildcard, a.rank == b.rank, a.match.distance == b.match.distance else {
+            return nil
+        }
         if a.declaresType != b.declaresType { return "it exports the type" }
         if a.registeredAt != b.registeredAt { return "it was registered earlier" }
         return "its identifier sorts first"

@@ -1,7 +1,8 @@
 /// A validated `command` importer: a program run directly, without a shell, with an argument list.
 ///
 /// Placeholders in the arguments: `%f` is the received file's absolute path, `%t` its type
-/// identifier, `%%` a percent sign. They may sit inside a longer argument (`--file=%f`).
+/// identifier, `%%` a percent sign. They may sit inside a longer argument (`--file=%f`). Pass
+/// an absolute path for `%f`: it then starts with `/` and cannot be mistaken for an option.
 /// Running the command is the caller's business (ShareKit); this only describes it.
 public struct ImporterCommand: Hashable, Sendable {
     /// The timeout used when the manifest gives none, in seconds.

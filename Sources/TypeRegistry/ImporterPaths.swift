@@ -40,7 +40,9 @@ public struct ImporterPaths: Hashable, Sendable {
             joined = baseDirectory + "/" + text
         }
         guard joined.hasPrefix("/") else {
-            return (nil, "'\(text)' does not resolve to an absolute path (base '\(baseDirectory)', home '\(homeDirectory)')")
+            return (
+                nil, "'\(text)' does not resolve to an absolute path (base '\(baseDirectory)', home '\(homeDirectory)')"
+            )
         }
         return (Self.normalize(joined), nil)
     }

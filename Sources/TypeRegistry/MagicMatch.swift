@@ -56,7 +56,9 @@ public struct MagicMatch: Hashable, Sendable {
     public let children: [MagicMatch]
 
     /// Creates a match.
-    public init(kind: Kind, offsets: ClosedRange<Int>, value: [UInt8], mask: [UInt8]? = nil, children: [MagicMatch] = []) {
+    public init(
+        kind: Kind, offsets: ClosedRange<Int>, value: [UInt8], mask: [UInt8]? = nil, children: [MagicMatch] = []
+    ) {
         self.kind = kind
         self.offsets = offsets
         self.value = value
@@ -77,7 +79,10 @@ public struct MagicMatch: Hashable, Sendable {
 
     private func bytesMatch(_ bytes: [UInt8], at offset: Int) -> Bool {
         if let mask {
-            for index in 0..<value.count where bytes[offset + index] & mask[index] != value[index] & mask[index] { return false }
+            for index in 0..<value.count {
+                let bits = index < mask.count ? mask[index] : 0xFF
+                if bytes[offset + index] & bits != value[index] & bits { return false }
+            }
         } else {
             for index in 0..<value.count where bytes[offset + index] != value[index] { return false }
         }

@@ -15,13 +15,18 @@ struct ManifestParser {
         "LSDefaultShareModeCollaboration", "NSIsRelatedItemType",
     ]
     private static let importerKeys: Set<String> = ["Kind", "Folder", "Arguments", "Timeout"]
-    private static let knownTagClasses: Set<String> = ["com.apple.ostype", "com.apple.nspboard-type", "public.url-scheme"]
+    private static let knownTagClasses: Set<String> = [
+        "com.apple.ostype", "com.apple.nspboard-type", "public.url-scheme",
+    ]
+    /// The most type declarations and document types read from one manifest; the rest are ignored.
+    static let maximumEntries = 512
     /// Claimed types that mean "any file".
     static let wildcardTypes: Set<TypeIdentifier> = [.item, .data, .content]
 
     mutating func parse(_ root: [String: Any]) -> ApplicationManifest {
         let bundleIdentifier = optionalString(root, "CFBundleIdentifier", at: "")
-        let bundleName = optionalString(root, "CFBundleName", at: "") ?? optionalString(root, "CFBundleDisplayName", at: "")
+        let bundleName =
+            optionalString(root, "CFBundleName", at: "") ?? optionalString(root, "CFBundleDisplayName", at: "")
 
         var declared: [(DeclaredType, location: String, positions: Positions)] = []
         for kind in [DeclarationKind.exported, .imported] {
@@ -29,7 +34,9 @@ struct ManifestParser {
             for (index, entry) in dictionaries(root, key).enumerated() {
                 let location = "\(key)[\(index)]"
                 guard let entry else { continue }
-                if let (type, positions) = declaredType(entry, kind: kind, at: location) { declared.append((type, location, positions)) }
+                if let (type, positions) = declaredType(entry, kind: kind, at: location) {
+                    declared.append((type, location, positions))
+                }
             }
         }
 
@@ -62,14 +69,18 @@ struct ManifestParser {
 
     // MARK: - Type declarations
 
-    private mutating func declaredType(_ entry: [String: Any], kind: DeclarationKind, at location: String) -> (DeclaredType, Positions)? {
+    private mutating func declaredType(_ entry: [String: Any], kind: DeclarationKind, at location: String) -> (
+        DeclaredType, Positions
+    )? {
         reportUnknownKeys(entry, known: Self.typeDeclarationKeys, at: location)
         guard let rawIdentifier = value(entry, "UTTypeIdentifier", at: location) else {
             warn(location, "has no UTTypeIdentifier; the declaration is ignored")
             return nil
         }
         guard let identifierText = PlistValue.string(rawIdentifier) else {
-            warn("\(location).UTTypeIdentifier", "expected a string, found \(PlistValue.kindName(rawIdentifier)); the declaration is ignored")
+            warn(
+                "\(location).UTTypeIdentifier",
+                "expected a string, found \(PlistValue.kindName(rawIdentifier)); the declaration is ignored")
             return nil
         }
         let identifier = trimmed(identifierText, at: "\(location).UTTypeIdentifier")
@@ -85,10 +96,14 @@ struct ManifestParser {
                     let normalized = tagClass.trimmingTypeWhitespace().lowercased()
                     switch normalized {
                     case TagClass.filenameExtension.rawValue:
-                        if normalized != tagClass { warn(tagLocation, "tag class should be spelled 'public.filename-extension'; read anyway") }
+                        if normalized != tagClass {
+                            warn(tagLocation, "tag class should be spelled 'public.filename-extension'; read anyway")
+                        }
                         extensions += indexedList(spec[tagClass] as Any, at: tagLocation)
                     case TagClass.mimeType.rawValue:
-                        if normalized != tagClass { warn(tagLocation, "tag class should be spelled 'public.mime-type'; read anyway") }
+                        if normalized != tagClass {
+                            warn(tagLocation, "tag class should be spelled 'public.mime-type'; read anyway")
+                        }
                         mimeTypes += indexedList(spec[tagClass] as Any, at: tagLocation)
                     case let other where Self.knownTagClasses.contains(other):
                         continue
@@ -106,7 +121,9 @@ struct ManifestParser {
             DeclaredType(
                 identifier: identifier, declaration: kind, conformsTo: conformsTo, extensions: extensions.map(\.value),
                 mimeTypes: mimeTypes.map(\.value), description: description, isPackage: isPackage),
-            Positions(conformsTo: conformsList.map(\.index), extensions: extensions.map(\.index), mimeTypes: mimeTypes.map(\.index))
+            Positions(
+                conformsTo: conformsList.map(\.index), extensions: extensions.map(\.index),
+                mimeTypes: mimeTypes.map(\.index))
         )
     }
 
@@ -118,23 +135,32 @@ struct ManifestParser {
     }
 
     /// Turns as-declared types into usable declarations, warning about every value dropped.
-    private mutating func cleanDeclarations(_ declared: [(DeclaredType, location: String, positions: Positions)]) -> [TypeDeclaration] {
+    private mutating func cleanDeclarations(_ declared: [(DeclaredType, location: String, positions: Positions)])
+        -> [TypeDeclaration]
+    {
         var result: [TypeDeclaration] = []
         var locations: [TypeIdentifier: String] = [:]
         var resultIndex: [TypeIdentifier: Int] = [:]
         for (type, location, positions) in declared {
             let identifier = TypeIdentifier(type.identifier)
             guard identifier.isWellFormed else {
-                warn("\(location).UTTypeIdentifier", "'\(type.identifier)' is not a valid type identifier (letters, digits, '-' and '.'); the declaration is ignored")
+                warn(
+                    "\(location).UTTypeIdentifier",
+                    "'\(type.identifier)' is not a valid type identifier (letters, digits, '-' and '.'); the declaration is ignored"
+                )
                 continue
             }
             if identifier.isDynamic {
-                warn("\(location).UTTypeIdentifier", "dynamic identifiers (dyn.…) cannot be declared; the declaration is ignored")
+                warn(
+                    "\(location).UTTypeIdentifier",
+                    "dynamic identifiers (dyn.…) cannot be declared; the declaration is ignored")
                 continue
             }
             var kind = type.declaration
             if kind == .exported && identifier.isReservedForSystem {
-                warn("\(location).UTTypeIdentifier", "only the system may declare '\(identifier)'; the declaration is treated as imported")
+                warn(
+                    "\(location).UTTypeIdentifier",
+                    "only the system may declare '\(identifier)'; the declaration is treated as imported")
                 kind = .imported
             }
             var parents: [TypeIdentifier] = []
@@ -154,18 +180,23 @@ struct ManifestParser {
                 }
             }
             if parents.isEmpty {
-                warn("\(location).UTTypeConformsTo", "the type conforms to nothing; it is treated as conforming to public.data")
+                warn(
+                    "\(location).UTTypeConformsTo",
+                    "the type conforms to nothing; it is treated as conforming to public.data")
                 parents = [.data]
             }
             let extensions = cleanExtensions(
-                type.extensions, at: "\(location).UTTypeTagSpecification.public.filename-extension", indices: positions.extensions)
-            let mimeTypes = cleanMIMETypes(type.mimeTypes, at: "\(location).UTTypeTagSpecification.public.mime-type", indices: positions.mimeTypes)
+                type.extensions, at: "\(location).UTTypeTagSpecification.public.filename-extension",
+                indices: positions.extensions)
+            let mimeTypes = cleanMIMETypes(
+                type.mimeTypes, at: "\(location).UTTypeTagSpecification.public.mime-type", indices: positions.mimeTypes)
             let declaration = TypeDeclaration(
                 identifier: identifier, conformsTo: parents, filenameExtensions: extensions, mimeTypes: mimeTypes,
                 description: type.description, kind: kind)
             if let first = locations[identifier], let position = resultIndex[identifier] {
                 if result[position].kind == .imported && kind == .exported {
-                    warn(location, "'\(identifier)' is also declared at \(first); the exported declaration here is used")
+                    warn(
+                        location, "'\(identifier)' is also declared at \(first); the exported declaration here is used")
                     result[position] = declaration
                     locations[identifier] = location
                 } else {
@@ -192,7 +223,8 @@ struct ManifestParser {
             var kept: [TypeIdentifier] = []
             for parent in declarations[position].conformsTo {
                 if state[parent] == 1 {
-                    let cycle = (path + [identifier, parent]).drop { $0 != parent }.map(\.rawValue).joined(separator: " → ")
+                    let cycle = (path + [identifier, parent]).drop { $0 != parent }.map(\.rawValue).joined(
+                        separator: " → ")
                     parser.warn(
                         "\(locations[identifier] ?? "?").UTTypeConformsTo",
                         "conformance cycle \(cycle); the link from '\(identifier)' to '\(parent)' is ignored")
@@ -212,7 +244,9 @@ struct ManifestParser {
 
     // MARK: - Document types
 
-    private mutating func documentType(_ entry: [String: Any], index: Int, at location: String) -> (DocumentType, HandlerClaim?) {
+    private mutating func documentType(_ entry: [String: Any], index: Int, at location: String) -> (
+        DocumentType, HandlerClaim?
+    ) {
         reportUnknownKeys(entry, known: Self.documentTypeKeys, at: location)
         let name = optionalString(entry, "CFBundleTypeName", at: location)
         let roleText = optionalString(entry, "CFBundleTypeRole", at: location)
@@ -222,17 +256,22 @@ struct ManifestParser {
         let mimeList = indexedList(entry, "CFBundleTypeMIMETypes", at: location)
         let contentTypes = contentList.map(\.value)
         let extensions = extensionList.map(\.value)
-        let document = DocumentType(name: name, role: roleText, rank: rankText, contentTypes: contentTypes, extensions: extensions)
+        let document = DocumentType(
+            name: name, role: roleText, rank: rankText, contentTypes: contentTypes, extensions: extensions)
 
         var role = HandlerRole.viewer
         if let roleText {
             if let parsed = HandlerRole(declared: roleText) {
                 role = parsed
                 if parsed.rawValue != roleText {
-                    warn("\(location).CFBundleTypeRole", "'\(roleText)' should be spelled '\(parsed.rawValue)'; read as \(parsed.rawValue)")
+                    warn(
+                        "\(location).CFBundleTypeRole",
+                        "'\(roleText)' should be spelled '\(parsed.rawValue)'; read as \(parsed.rawValue)")
                 }
             } else {
-                warn("\(location).CFBundleTypeRole", "unknown role '\(roleText)' (Editor, Viewer, Shell, None); read as Viewer")
+                warn(
+                    "\(location).CFBundleTypeRole",
+                    "unknown role '\(roleText)' (Editor, Viewer, Shell, None); read as Viewer")
             }
         }
         var rank = HandlerRank.default
@@ -240,10 +279,14 @@ struct ManifestParser {
             if let parsed = HandlerRank(declared: rankText) {
                 rank = parsed
                 if parsed.rawValue != rankText {
-                    warn("\(location).LSHandlerRank", "'\(rankText)' should be spelled '\(parsed.rawValue)'; read as \(parsed.rawValue)")
+                    warn(
+                        "\(location).LSHandlerRank",
+                        "'\(rankText)' should be spelled '\(parsed.rawValue)'; read as \(parsed.rawValue)")
                 }
             } else {
-                warn("\(location).LSHandlerRank", "unknown rank '\(rankText)' (Owner, Default, Alternate, None); read as Default")
+                warn(
+                    "\(location).LSHandlerRank",
+                    "unknown rank '\(rankText)' (Owner, Default, Alternate, None); read as Default")
             }
         }
 
@@ -267,18 +310,24 @@ struct ManifestParser {
             }
         }
         for (position, text) in extensionList where text == "*" {
-            warn("\(location).CFBundleTypeExtensions[\(position)]", "'*' claims every file (a wildcard); it ranks below every specific claim")
+            warn(
+                "\(location).CFBundleTypeExtensions[\(position)]",
+                "'*' claims every file (a wildcard); it ranks below every specific claim")
             if !wildcards.contains(.item) { wildcards.append(.item) }
         }
         let specificExtensions = extensionList.filter { $0.value != "*" }
         let claimedExtensions = cleanExtensions(
-            specificExtensions.map(\.value), at: "\(location).CFBundleTypeExtensions", indices: specificExtensions.map(\.index))
+            specificExtensions.map(\.value), at: "\(location).CFBundleTypeExtensions",
+            indices: specificExtensions.map(\.index))
         for (position, text) in mimeList where text == "*/*" || text == "*" {
-            warn("\(location).CFBundleTypeMIMETypes[\(position)]", "'\(text)' claims every file (a wildcard); it ranks below every specific claim")
+            warn(
+                "\(location).CFBundleTypeMIMETypes[\(position)]",
+                "'\(text)' claims every file (a wildcard); it ranks below every specific claim")
             if !wildcards.contains(.item) { wildcards.append(.item) }
         }
         let specificMIME = mimeList.filter { $0.value != "*/*" && $0.value != "*" }
-        let claimedMIMETypes = cleanMIMETypes(specificMIME.map(\.value), at: "\(location).CFBundleTypeMIMETypes", indices: specificMIME.map(\.index))
+        let claimedMIMETypes = cleanMIMETypes(
+            specificMIME.map(\.value), at: "\(location).CFBundleTypeMIMETypes", indices: specificMIME.map(\.index))
 
         var isPackage = false
         if let raw = value(entry, "LSTypeIsPackage", at: location) {
@@ -317,12 +366,16 @@ struct ManifestParser {
                     if let string = PlistValue.string(element) {
                         strings.append(string)
                     } else {
-                        warn("\(location).Arguments[\(index)]", "expected a string, found \(PlistValue.kindName(element)); ignored")
+                        warn(
+                            "\(location).Arguments[\(index)]",
+                            "expected a string, found \(PlistValue.kindName(element)); ignored")
                     }
                 }
                 declaration.arguments = strings
             } else {
-                warn("\(location).Arguments", "expected an array of strings, found \(PlistValue.kindName(arguments)); ignored")
+                warn(
+                    "\(location).Arguments",
+                    "expected an array of strings, found \(PlistValue.kindName(arguments)); ignored")
             }
         }
         if let timeout = value(entry, "Timeout", at: location) {
@@ -359,7 +412,9 @@ struct ManifestParser {
                 warn(itemLocation, "empty extension; ignored")
             } else if value.contains("*") || value.contains("?") || value.contains("[") {
                 warn(itemLocation, "'\(text)' is a pattern, not an extension; ignored")
-            } else if value.contains("/") || value.unicodeScalars.contains(where: { $0.properties.isWhitespace }) || value.hasSuffix(".") {
+            } else if value.contains("/") || value.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+                || value.hasSuffix(".")
+            {
                 warn(itemLocation, "'\(text)' cannot be a filename extension; ignored")
             } else if result.contains(lower) {
                 warn(itemLocation, "'\(text)' is listed twice (extensions ignore case); the duplicate is ignored")
@@ -454,7 +509,9 @@ struct ManifestParser {
         return result
     }
 
-    private mutating func indexedList(_ dictionary: [String: Any], _ key: String, at location: String) -> [(index: Int, value: String)] {
+    private mutating func indexedList(_ dictionary: [String: Any], _ key: String, at location: String) -> [(
+        index: Int, value: String
+    )] {
         guard let raw = value(dictionary, key, at: location) else { return [] }
         return indexedList(raw, at: join(location, key))
     }
@@ -472,9 +529,13 @@ struct ManifestParser {
             warn(key, "expected an array of dictionaries, found one dictionary; read as a one-element list")
             return [single]
         }
-        guard let list = PlistValue.array(raw) else {
+        guard var list = PlistValue.array(raw) else {
             warn(key, "expected an array of dictionaries, found \(PlistValue.kindName(raw)); ignored")
             return []
+        }
+        if list.count > Self.maximumEntries {
+            warn(key, "has \(list.count) entries; only the first \(Self.maximumEntries) are read")
+            list = Array(list.prefix(Self.maximumEntries))
         }
         return list.enumerated().map { index, element in
             guard let dictionary = PlistValue.dictionary(element) else {

@@ -66,21 +66,33 @@ struct RegistryBuilder {
         for identifier in ids {
             guard let list = candidates[identifier] else { continue }
             let builtin = list.firstIndex { $0.origin == .builtin }
-            let exported = list.indices.filter { if case .application(_, .exported) = list[$0].origin { true } else { false } }
-            let imported = list.indices.filter { if case .application(_, .imported) = list[$0].origin { true } else { false } }
+            let exported = list.indices.filter {
+                if case .application(_, .exported) = list[$0].origin { true } else { false }
+            }
+            let imported = list.indices.filter {
+                if case .application(_, .imported) = list[$0].origin { true } else { false }
+            }
             guard let winner = builtin ?? exported.first ?? imported.first else { continue }
             let chosen = list[winner]
             if builtin != nil {
                 for index in exported {
                     if case .application(let app, _) = list[index].origin {
-                        warnings.append(RegistryWarning(type: identifier, applicationID: app, message: "\(app) exports '\(identifier)', a system type; its declaration is not used"))
+                        warnings.append(
+                            RegistryWarning(
+                                type: identifier, applicationID: app,
+                                message: "\(app) exports '\(identifier)', a system type; its declaration is not used"))
                     }
                 }
             } else if exported.count > 1 {
-                let apps = exported.compactMap { if case .application(let app, _) = list[$0].origin { app } else { nil } }
-                warnings.append(RegistryWarning(
-                    type: identifier, applicationID: apps.first,
-                    message: "'\(identifier)' is exported by \(apps.joined(separator: " and ")); \(apps[0])'s declaration (registered first) is used"))
+                let apps = exported.compactMap {
+                    if case .application(let app, _) = list[$0].origin { app } else { nil }
+                }
+                warnings.append(
+                    RegistryWarning(
+                        type: identifier, applicationID: apps.first,
+                        message:
+                            "'\(identifier)' is exported by \(apps.joined(separator: " and ")); \(apps[0])'s declaration (registered first) is used"
+                    ))
             }
             var extensions = chosen.declaration.filenameExtensions
             var mimeTypes = chosen.declaration.mimeTypes
@@ -99,12 +111,16 @@ struct RegistryBuilder {
                     for ext in other.filenameExtensions where !extensions.contains(ext) { extensions.append(ext) }
                     for mime in other.mimeTypes where !mimeTypes.contains(mime) { mimeTypes.append(mime) }
                     if description == nil { description = other.description }
-                    if other.conformsTo != chosen.declaration.conformsTo, case .application(let app, _) = list[index].origin,
+                    if other.conformsTo != chosen.declaration.conformsTo,
+                        case .application(let app, _) = list[index].origin,
                         case .application(let first, _) = chosen.origin
                     {
-                        warnings.append(RegistryWarning(
-                            type: identifier, applicationID: app,
-                            message: "imported declarations of '\(identifier)' disagree: \(app) says it conforms to \(other.conformsTo.map(\.rawValue).joined(separator: ", ")); \(first)'s parents are used, tags are merged"))
+                        warnings.append(
+                            RegistryWarning(
+                                type: identifier, applicationID: app,
+                                message:
+                                    "imported declarations of '\(identifier)' disagree: \(app) says it conforms to \(other.conformsTo.map(\.rawValue).joined(separator: ", ")); \(first)'s parents are used, tags are merged"
+                            ))
                     }
                 }
             }
@@ -132,7 +148,9 @@ struct RegistryBuilder {
         for mime in database.definitions.keys.sorted() {
             guard let definition = database.definitions[mime] else { continue }
             let globExtensions = definition.globs.compactMap { glob -> String? in
-                guard !glob.caseSensitive, let suffix = GlobPattern.simpleSuffix(glob.pattern), suffix.hasPrefix("."), suffix.count > 1 else { return nil }
+                guard !glob.caseSensitive, let suffix = GlobPattern.simpleSuffix(glob.pattern), suffix.hasPrefix("."),
+                    suffix.count > 1
+                else { return nil }
                 return suffix.dropFirst().lowercased()
             }
             let names = [mime] + definition.aliases
@@ -145,12 +163,15 @@ struct RegistryBuilder {
                 for ext in globExtensions where !type.extensions.contains(ext) { type.extensions.append(ext) }
                 if type.description == nil { type.description = definition.comment }
                 working[target] = type
-                declarers[target, default: []].append(TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: false))
+                declarers[target, default: []].append(
+                    TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: false))
             } else {
                 identifier = syntheticIdentifier(mime)
                 working[identifier] = WorkingType(
-                    identifier: identifier, parents: [], declaredExtensions: [], extensions: globExtensions, mimeTypes: names,
-                    description: definition.comment, origin: .sharedMimeInfo(mimeType: mime), priority: 2, order: order.count)
+                    identifier: identifier, parents: [], declaredExtensions: [], extensions: globExtensions,
+                    mimeTypes: names,
+                    description: definition.comment, origin: .sharedMimeInfo(mimeType: mime), priority: 2,
+                    order: order.count)
                 order.append(identifier)
                 declarers[identifier] = [TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: true)]
                 synthetic.append((mime, identifier))
@@ -211,17 +232,21 @@ struct RegistryBuilder {
             for parent in builder.working[identifier]?.parents ?? [] {
                 if parent == identifier { continue }
                 if builder.working[parent] == nil {
-                    builder.warnings.append(RegistryWarning(
-                        type: identifier, applicationID: builder.applicationID(of: identifier),
-                        message: "'\(identifier)' conforms to '\(parent)', which nobody declares"))
+                    builder.warnings.append(
+                        RegistryWarning(
+                            type: identifier, applicationID: builder.applicationID(of: identifier),
+                            message: "'\(identifier)' conforms to '\(parent)', which nobody declares"))
                     kept.append(parent)
                     continue
                 }
                 if state[parent] == 1 {
                     let cycle = stack.drop { $0 != parent }.map(\.rawValue) + [parent.rawValue]
-                    builder.warnings.append(RegistryWarning(
-                        type: identifier, applicationID: builder.applicationID(of: identifier),
-                        message: "conformance cycle \(cycle.joined(separator: " → ")); the link from '\(identifier)' to '\(parent)' is ignored"))
+                    builder.warnings.append(
+                        RegistryWarning(
+                            type: identifier, applicationID: builder.applicationID(of: identifier),
+                            message:
+                                "conformance cycle \(cycle.joined(separator: " → ")); the link from '\(identifier)' to '\(parent)' is ignored"
+                        ))
                     continue
                 }
                 kept.append(parent)
@@ -259,19 +284,23 @@ struct RegistryBuilder {
             case .application(let app, _):
                 if !reached.contains(.item) {
                     extra.append(.data)
-                    added.append(RegistryWarning(
-                        type: identifier, applicationID: app,
-                        message: "'\(identifier)' does not conform to public.data, public.directory or public.item through declared types; it is treated as conforming to public.data"))
+                    added.append(
+                        RegistryWarning(
+                            type: identifier, applicationID: app,
+                            message:
+                                "'\(identifier)' does not conform to public.data, public.directory or public.item through declared types; it is treated as conforming to public.data"
+                        ))
                 }
             case .sharedMimeInfo(let mime):
                 let media = MIMEType.mediaType(mime)
-                let functional: TypeIdentifier? = switch media {
-                case "image": .image
-                case "audio": .audio
-                case "video": .movie
-                case "font": .font
-                default: nil
-                }
+                let functional: TypeIdentifier? =
+                    switch media {
+                    case "image": .image
+                    case "audio": .audio
+                    case "video": .movie
+                    case "font": .font
+                    default: nil
+                    }
                 if let functional, !reached.contains(functional), types[functional] != nil { extra.append(functional) }
                 if media == "text" && !reached.contains(.text) { extra.append(.plainText) }
                 if media == "inode" {
@@ -289,17 +318,17 @@ struct RegistryBuilder {
         warnings += added
     }
 
+    /// Every type's supertypes, depth-first in declared order (iterative: chains may be long).
     private mutating func computeAncestors() {
         for identifier in order {
             var result: [TypeIdentifier] = []
             var seen: Set<TypeIdentifier> = [identifier]
-            func walk(_ current: TypeIdentifier) {
-                for parent in working[current]?.parents ?? [] where seen.insert(parent).inserted {
-                    result.append(parent)
-                    walk(parent)
-                }
+            var stack: [TypeIdentifier] = (working[identifier]?.parents ?? []).reversed()
+            while let next = stack.popLast() {
+                guard seen.insert(next).inserted else { continue }
+                result.append(next)
+                stack += (working[next]?.parents ?? []).reversed()
             }
-            walk(identifier)
             ancestors[identifier] = result
         }
     }
@@ -310,19 +339,24 @@ struct RegistryBuilder {
         for identifier in order {
             guard let type = working[identifier], type.priority != 2 else { continue }
             for ext in type.declaredExtensions {
-                names.insert(pattern: "*." + ext, weight: 50, caseSensitive: false, payload: identifier, priority: type.priority)
+                names.insert(
+                    pattern: "*." + ext, weight: 50, caseSensitive: false, payload: identifier, priority: type.priority)
             }
         }
         for (mime, glob) in database.allGlobs {
             guard let identifier = mimeToType[mime] else { continue }
-            names.insert(pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: identifier, priority: 2)
+            names.insert(
+                pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: identifier,
+                priority: 2)
         }
     }
 
     private mutating func finishRecords() {
         var packageTypes: Set<TypeIdentifier> = []
         for application in applications {
-            for claim in application.manifest.handlerClaims where claim.isPackage { packageTypes.formUnion(claim.contentTypes) }
+            for claim in application.manifest.handlerClaims where claim.isPackage {
+                packageTypes.formUnion(claim.contentTypes)
+            }
         }
         for identifier in order {
             guard let type = working[identifier] else { continue }
@@ -339,11 +373,16 @@ struct RegistryBuilder {
             for claim in application.manifest.handlerClaims {
                 for type in claim.contentTypes {
                     if records[type] == nil && !type.isDynamic {
-                        warnings.append(RegistryWarning(
-                            type: type, applicationID: application.applicationID,
-                            message: "\(application.applicationID) claims '\(type)', which no registered type declares; only files of exactly that type can match"))
+                        warnings.append(
+                            RegistryWarning(
+                                type: type, applicationID: application.applicationID,
+                                message:
+                                    "\(application.applicationID) claims '\(type)', which no registered type declares; only files of exactly that type can match"
+                            ))
                     }
-                    if claim.canHandle && claim.rank == .owner && !(owners[type]?.contains(application.applicationID) ?? false) {
+                    if claim.canHandle && claim.rank == .owner
+                        && !(owners[type]?.contains(application.applicationID) ?? false)
+                    {
                         owners[type, default: []].append(application.applicationID)
                     }
                 }
@@ -352,9 +391,12 @@ struct RegistryBuilder {
         for (type, apps) in owners.sorted(by: { $0.key < $1.key }) where apps.count > 1 {
             let exporter = exporters[type]
             let winner = apps.first { $0 == exporter } ?? apps[0]
-            warnings.append(RegistryWarning(
-                type: type, applicationID: winner,
-                message: "'\(type)' has conflicting owners: \(apps.joined(separator: ", ")) all claim rank Owner; \(winner) is chosen (\(winner == exporter ? "it exports the type" : "registered first"))"))
+            warnings.append(
+                RegistryWarning(
+                    type: type, applicationID: winner,
+                    message:
+                        "'\(type)' has conflicting owners: \(apps.joined(separator: ", ")) all claim rank Owner; \(winner) is chosen (\(winner == exporter ? "it exports the type" : "registered first"))"
+                ))
         }
     }
 }

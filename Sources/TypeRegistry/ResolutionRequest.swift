@@ -26,6 +26,7 @@ public struct ResolutionRequest: Hashable, Sendable {
 
     /// Creates a request from the file's first bytes as `Data`.
     public init(fileName: String, isDirectory: Bool = false, declaredType: String? = nil, contentPrefix: Data) {
-        self.init(fileName: fileName, isDirectory: isDirectory, declaredType: declaredType, content: [UInt8](contentPrefix))
+        self.init(
+            fileName: fileName, isDirectory: isDirectory, declaredType: declaredType, content: [UInt8](contentPrefix))
     }
 }

@@ -20,7 +20,9 @@ public enum ShareImporter: Hashable, Sendable {
     /// Run a command.
     case command(ImporterCommand)
 
-    private static let shells: Set<String> = ["sh", "bash", "dash", "zsh", "ksh", "mksh", "csh", "tcsh", "fish", "ash", "busybox"]
+    private static let shells: Set<String> = [
+        "sh", "bash", "dash", "zsh", "ksh", "mksh", "csh", "tcsh", "fish", "ash", "busybox",
+    ]
     private static let shellCharacters = Set("|&;<>()$`\\\"'*?[]#=%{}!")
 
     /// Validates a manifest's importer declaration and resolves its paths.
@@ -42,7 +44,9 @@ public enum ShareImporter: Hashable, Sendable {
         switch kind {
         case "copy", "move", "unpack":
             guard let folder else { throw ImporterError.missingFolder(kind: kind) }
-            self = kind == "copy" ? .copy(folder: folder) : kind == "move" ? .move(folder: folder) : .unpack(folder: folder)
+            self =
+                kind == "copy"
+                ? .copy(folder: folder) : kind == "move" ? .move(folder: folder) : .unpack(folder: folder)
         case "command":
             self = .command(try Self.command(declaration, workingDirectory: folder, paths: paths))
         default:
@@ -50,9 +54,13 @@ public enum ShareImporter: Hashable, Sendable {
         }
     }
 
-    private static func command(_ declaration: ImporterDeclaration, workingDirectory: String?, paths: ImporterPaths) throws -> ImporterCommand {
+    private static func command(_ declaration: ImporterDeclaration, workingDirectory: String?, paths: ImporterPaths)
+        throws -> ImporterCommand
+    {
         if let text = declaration.argumentsText { throw ImporterError.shellCommandLine(text) }
-        guard let arguments = declaration.arguments, let first = arguments.first else { throw ImporterError.missingArguments }
+        guard let arguments = declaration.arguments, let first = arguments.first else {
+            throw ImporterError.missingArguments
+        }
         let programText = first.trimmingTypeWhitespace()
         guard !programText.isEmpty else { throw ImporterError.invalidProgram(first) }
         if programText.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
@@ -80,7 +88,9 @@ public enum ShareImporter: Hashable, Sendable {
         }
         var hasFile = false
         for argument in rest {
-            guard let found = ImporterCommand.placeholders(in: argument) else { throw ImporterError.unknownPlaceholder(argument) }
+            guard let found = ImporterCommand.placeholders(in: argument) else {
+                throw ImporterError.unknownPlaceholder(argument)
+            }
             if found.contains("f") { hasFile = true }
         }
         guard hasFile else { throw ImporterError.missingFilePlaceholder }

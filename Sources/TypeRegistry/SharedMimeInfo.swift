@@ -133,7 +133,10 @@ public struct SharedMimeInfo: Sendable {
         var seen: Set<String> = []
         return globs.matches(fileName).compactMap { entry in
             guard seen.insert(entry.payload).inserted else { return nil }
-            return (entry.payload, MimeGlob(pattern: entry.pattern, weight: entry.weight, caseSensitive: entry.caseSensitive))
+            return (
+                entry.payload,
+                MimeGlob(pattern: entry.pattern, weight: entry.weight, caseSensitive: entry.caseSensitive)
+            )
         }
     }
 
@@ -174,7 +177,9 @@ public struct SharedMimeInfo: Sendable {
 
     /// Every glob of every type, for the registry's own index.
     var allGlobs: [(mimeType: String, glob: MimeGlob)] {
-        globs.entries.map { ($0.payload, MimeGlob(pattern: $0.pattern, weight: $0.weight, caseSensitive: $0.caseSensitive)) }
+        globs.entries.map {
+            ($0.payload, MimeGlob(pattern: $0.pattern, weight: $0.weight, caseSensitive: $0.caseSensitive))
+        }
     }
 
     // MARK: - Building
@@ -198,8 +203,12 @@ public struct SharedMimeInfo: Sendable {
             if let acronym = element.definition.acronym { existing.acronym = acronym }
             if let expanded = element.definition.expandedAcronym { existing.expandedAcronym = expanded }
             if let icon = element.definition.genericIcon { existing.genericIcon = icon }
-            for alias in element.definition.aliases where !existing.aliases.contains(alias) { existing.aliases.append(alias) }
-            for parent in element.definition.parents where !existing.parents.contains(parent) { existing.parents.append(parent) }
+            for alias in element.definition.aliases where !existing.aliases.contains(alias) {
+                existing.aliases.append(alias)
+            }
+            for parent in element.definition.parents where !existing.parents.contains(parent) {
+                existing.parents.append(parent)
+            }
             existing.sources += element.definition.sources
             definitions[type] = existing
         }
@@ -224,7 +233,9 @@ public struct SharedMimeInfo: Sendable {
         for type in definitions.keys.sorted() {
             guard let definition = definitions[type] else { continue }
             for glob in definition.globs {
-                globs.insert(pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: type, priority: 0)
+                globs.insert(
+                    pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: type,
+                    priority: 0)
             }
             if !definition.magic.isEmpty { magicTypes.append((type, definition.magic)) }
         }

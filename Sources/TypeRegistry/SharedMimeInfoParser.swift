@@ -69,7 +69,8 @@ struct SharedMimeInfoParser {
                         switch name {
                         case "comment", "acronym", "expanded-acronym":
                             if attributes["xml:lang"] == nil {
-                                textTarget = name == "comment" ? .comment : name == "acronym" ? .acronym : .expandedAcronym
+                                textTarget =
+                                    name == "comment" ? .comment : name == "acronym" ? .acronym : .expandedAcronym
                                 text = ""
                             } else {
                                 skipUntilDepth = depth
@@ -83,7 +84,8 @@ struct SharedMimeInfoParser {
                             current?.deletesMagic = true
                             current?.definition.magic.removeAll()
                         case "magic":
-                            magicPriority = Self.clamp(number(attributes["priority"], offset: reader.offset, what: "magic priority") ?? 50)
+                            magicPriority = Self.clamp(
+                                number(attributes["priority"], offset: reader.offset, what: "magic priority") ?? 50)
                             ruleMatches = []
                             builders = []
                         case "alias", "sub-class-of":
@@ -92,9 +94,13 @@ struct SharedMimeInfoParser {
                                 continue
                             }
                             if name == "alias" {
-                                if !(current?.definition.aliases.contains(type) ?? true) { current?.definition.aliases.append(type) }
+                                if !(current?.definition.aliases.contains(type) ?? true) {
+                                    current?.definition.aliases.append(type)
+                                }
                             } else if type != current?.definition.mimeType {
-                                if !(current?.definition.parents.contains(type) ?? true) { current?.definition.parents.append(type) }
+                                if !(current?.definition.parents.contains(type) ?? true) {
+                                    current?.definition.parents.append(type)
+                                }
                             }
                         case "generic-icon":
                             current?.definition.genericIcon = attributes["name"]
@@ -128,7 +134,9 @@ struct SharedMimeInfoParser {
                         textTarget = nil
                     } else if name == "match", magicPriority != nil, let builder = builders.popLast() {
                         if var match = builder.match {
-                            match = MagicMatch(kind: match.kind, offsets: match.offsets, value: match.value, mask: match.mask, children: builder.children)
+                            match = MagicMatch(
+                                kind: match.kind, offsets: match.offsets, value: match.value, mask: match.mask,
+                                children: builder.children)
                             if builders.isEmpty {
                                 ruleMatches.append(match)
                             } else if builders[builders.count - 1].match != nil {
@@ -136,7 +144,9 @@ struct SharedMimeInfoParser {
                             }
                         }
                     } else if depth == 3 && name == "magic", let priority = magicPriority {
-                        if !ruleMatches.isEmpty { current?.definition.magic.append(MagicRule(priority: priority, matches: ruleMatches)) }
+                        if !ruleMatches.isEmpty {
+                            current?.definition.magic.append(MagicRule(priority: priority, matches: ruleMatches))
+                        }
                         magicPriority = nil
                     }
                 case .text(let range, let isCDATA):
@@ -177,13 +187,17 @@ struct SharedMimeInfoParser {
         let value: [UInt8]
         var mask: [UInt8]?
         if let width = kind.width {
-            guard let number = Self.parseNumber(valueText), let bytes = Self.bytes(number, width: width, bigEndian: kind.isBigEndian) else {
+            guard let number = Self.parseNumber(valueText),
+                let bytes = Self.bytes(number, width: width, bigEndian: kind.isBigEndian)
+            else {
                 warn(offset, "<match> value '\(valueText)' is not a \(width * 8)-bit number; ignored")
                 return nil
             }
             value = bytes
             if let maskText = attributes["mask"] {
-                guard let number = Self.parseNumber(maskText), let bytes = Self.bytes(number, width: width, bigEndian: kind.isBigEndian) else {
+                guard let number = Self.parseNumber(maskText),
+                    let bytes = Self.bytes(number, width: width, bigEndian: kind.isBigEndian)
+                else {
                     warn(offset, "<match> mask '\(maskText)' is not a \(width * 8)-bit number; ignored")
                     return nil
                 }
@@ -197,7 +211,10 @@ struct SharedMimeInfoParser {
             }
             if let maskText = attributes["mask"] {
                 guard let bytes = Self.hexBytes(maskText), bytes.count == value.count else {
-                    warn(offset, "<match> mask '\(maskText)' is not 0x-hex of the value's length (\(value.count) bytes); ignored")
+                    warn(
+                        offset,
+                        "<match> mask '\(maskText)' is not 0x-hex of the value's length (\(value.count) bytes); ignored"
+                    )
                     return nil
                 }
                 mask = bytes

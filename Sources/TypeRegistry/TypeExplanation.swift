@@ -15,7 +15,8 @@ public struct TypeExplanation: Hashable, Sendable {
 
     /// Creates an explanation.
     public init(
-        record: TypeRecord, supertypes: [TypeIdentifier], conformanceChains: [[TypeIdentifier]], declarers: [TypeDeclarer],
+        record: TypeRecord, supertypes: [TypeIdentifier], conformanceChains: [[TypeIdentifier]],
+        declarers: [TypeDeclarer],
         handlers: HandlerRanking, conflicts: [String]
     ) {
         self.record = record

@@ -13,8 +13,10 @@ extension TypeRegistry {
             for claim in application.manifest.handlerClaims {
                 guard let match = self.match(claim, type: type, fileName: name) else { continue }
                 let candidate = HandlerCandidate(
-                    applicationID: application.applicationID, applicationName: application.name, claim: claim, match: match,
-                    importer: application.importer, declaresType: exporters[type]?.lowercased() == application.applicationID.lowercased(),
+                    applicationID: application.applicationID, applicationName: application.name, claim: claim,
+                    match: match,
+                    importer: application.importer,
+                    declaresType: exporters[type]?.lowercased() == application.applicationID.lowercased(),
                     registeredAt: application.registeredAt)
                 if claim.canHandle {
                     if best.map({ HandlerRanking.precedes(candidate, $0) }) ?? true { best = candidate }
@@ -35,7 +37,8 @@ extension TypeRegistry {
                 guard let reason = HandlerRanking.tieBreak(first, other) else { break }
                 let kind = first.rank == .owner && !first.match.isWildcard ? "conflicting owners" : "tie"
                 conflicts.append(
-                    "\(kind): \(first.applicationID) and \(other.applicationID) both claim \(type) at rank \(first.rank.rawValue) (\(first.match)); \(first.applicationID) wins because \(reason)")
+                    "\(kind): \(first.applicationID) and \(other.applicationID) both claim \(type) at rank \(first.rank.rawValue) (\(first.match)); \(first.applicationID) wins because \(reason)"
+                )
             }
         }
         return HandlerRanking(type: type, candidates: candidates, excluded: excluded, conflicts: conflicts)
@@ -45,7 +48,8 @@ extension TypeRegistry {
     /// the resolution is unsafe or unresolved, or when no application takes the type.
     public func importChoice(for resolution: Resolution) -> ImportChoice {
         guard resolution.isSafe else {
-            return .receiveFolder(resolution.isResolved ? .unsafe(warnings: resolution.warnings) : .unresolved(resolution.type))
+            return .receiveFolder(
+                resolution.isResolved ? .unsafe(warnings: resolution.warnings) : .unresolved(resolution.type))
         }
         if let best = handlers(for: resolution.type, fileName: resolution.fileName).best { return .application(best) }
         return .receiveFolder(.noHandler(resolution.type))
@@ -58,7 +62,9 @@ extension TypeRegistry {
             if best.map({ match.distance < $0.distance }) ?? true { best = match }
         }
         for claimed in claim.contentTypes {
-            if let distance = conformanceDistance(from: type, to: claimed) { consider(.contentType(claimed, distance: distance)) }
+            if let distance = conformanceDistance(from: type, to: claimed) {
+                consider(.contentType(claimed, distance: distance))
+            }
         }
         let record = record(for: type)
         for ext in claim.filenameExtensions {
@@ -67,7 +73,9 @@ extension TypeRegistry {
         }
         if !claim.mimeTypes.isEmpty {
             for (distance, candidate) in ([type] + supertypes(of: type)).enumerated() {
-                let mimes = (self.record(for: candidate)?.mimeTypes ?? []).map { sharedMimeInfo.canonicalName($0) ?? $0 }
+                let mimes = (self.record(for: candidate)?.mimeTypes ?? []).map {
+                    sharedMimeInfo.canonicalName($0) ?? $0
+                }
                 if let mime = claim.mimeTypes.first(where: { mimes.contains(sharedMimeInfo.canonicalName($0) ?? $0) }) {
                     consider(.mimeType(mime, distance: conformanceDistance(from: type, to: candidate) ?? distance))
                     break
@@ -103,7 +111,8 @@ extension TypeRegistry {
         let ranking = handlers(for: identifier)
         let conflicts = warnings.filter { $0.type == identifier }.map(\.message) + ranking.conflicts
         return TypeExplanation(
-            record: record, supertypes: supertypes(of: identifier), conformanceChains: conformanceChains(of: identifier),
+            record: record, supertypes: supertypes(of: identifier),
+            conformanceChains: conformanceChains(of: identifier),
             declarers: declarers[identifier] ?? [TypeDeclarer(origin: .dynamic, isInUse: true)], handlers: ranking,
             conflicts: conflicts)
     }

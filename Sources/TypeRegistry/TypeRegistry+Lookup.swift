@@ -21,6 +21,14 @@ extension TypeRegistry {
         records.values.sorted { $0.identifier < $1.identifier }
     }
 
+    /// The types an application declares (exported or imported), whether or not its declaration is the one in use.
+    public func types(declaredBy applicationID: String) -> [TypeRecord] {
+        let id = applicationID.lowercased()
+        return declarers.filter { _, list in
+            list.contains { if case .application(let app, _) = $0.origin { app.lowercased() == id } else { false } }
+        }.keys.compactMap { records[$0] }.sorted { $0.identifier < $1.identifier }
+    }
+
     // MARK: - Conformance
 
     /// Every type `identifier` conforms to, excluding itself: parents depth-first in declared order.
@@ -116,9 +124,13 @@ extension TypeRegistry {
     ///   - filenameExtension: with or without the leading dot, any case.
     ///   - conformingTo: only consider types conforming to this (pass `.directory` for a folder);
     ///     the dynamic fallback conforms to `public.directory` if it is given, else `public.data`.
-    public func preferredType(forFilenameExtension filenameExtension: String, conformingTo: TypeIdentifier? = nil) -> TypeIdentifier {
+    public func preferredType(forFilenameExtension filenameExtension: String, conformingTo: TypeIdentifier? = nil)
+        -> TypeIdentifier
+    {
         let candidates = types(forFilenameExtension: filenameExtension)
-        if let match = candidates.first(where: { record in conformingTo.map { conforms(record.identifier, to: $0) } ?? true }) {
+        if let match = candidates.first(where: { record in
+            conformingTo.map { conforms(record.identifier, to: $0) } ?? true
+        }) {
             return match.identifier
         }
         let parent: TypeIdentifier = conformingTo.map { conforms($0, to: .directory) ? .directory : .data } ?? .data
@@ -142,7 +154,9 @@ extension TypeRegistry {
     ///   - mimeType: any case; parameters are ignored.
     ///   - conformingTo: only consider types conforming to this.
     public func preferredType(forMIMEType mimeType: String, conformingTo: TypeIdentifier? = nil) -> TypeIdentifier {
-        if let match = types(forMIMEType: mimeType).first(where: { record in conformingTo.map { conforms(record.identifier, to: $0) } ?? true }) {
+        if let match = types(forMIMEType: mimeType).first(where: { record in
+            conformingTo.map { conforms(record.identifier, to: $0) } ?? true
+        }) {
             return match.identifier
         }
         let tag = MIMEType.normalize(mimeType) ?? mimeType.trimmingTypeWhitespace().lowercased()

@@ -40,7 +40,8 @@ extension TypeRegistry {
         }
 
         // Content.
-        let matches: [(type: TypeIdentifier, mime: String, priority: Int)] = sharedMimeInfo.sniff(bytes).compactMap { match in
+        let matches: [(type: TypeIdentifier, mime: String, priority: Int)] = sharedMimeInfo.sniff(bytes).compactMap {
+            match in
             type(forSharedMIMEType: match.mimeType).map { ($0, match.mimeType, match.priority) }
         }
         let strong = matches.first { $0.priority >= Self.strongMagicPriority }
@@ -53,9 +54,15 @@ extension TypeRegistry {
             state.contentMIMEType = first.mime
             state.trace.append(
                 "content matches "
-                    + matches.prefix(4).map { "\($0.mime) (priority \($0.priority)) → \($0.type)" }.joined(separator: "; "))
+                    + matches.prefix(4).map { "\($0.mime) (priority \($0.priority)) → \($0.type)" }.joined(
+                        separator: "; "))
         } else if request.content != nil {
-            state.trace.append(bytes.isEmpty ? "content is empty" : isText ? "content has no magic match and looks like text" : "content has no magic match and looks binary")
+            state.trace.append(
+                bytes.isEmpty
+                    ? "content is empty"
+                    : isText
+                        ? "content has no magic match and looks like text"
+                        : "content has no magic match and looks binary")
         }
         if let signature { state.trace.append("content is \(signature.evidence)") }
         let strongIsProgram = strong.map { isProgramType($0.type) } ?? false
@@ -70,29 +77,38 @@ extension TypeRegistry {
             } else if isText {
                 state.choose(.plainText, .content, "chosen from content: text")
             } else if let ext = Self.lastExtension(of: name) {
-                state.choose(DynamicType(tagClass: .filenameExtension, tag: ext).identifier, .fileName, "unknown extension '\(ext)': dynamic type")
+                state.choose(
+                    DynamicType(tagClass: .filenameExtension, tag: ext).identifier, .fileName,
+                    "unknown extension '\(ext)': dynamic type")
             } else {
                 state.choose(.data, .fallback, "nothing known: public.data")
             }
-        } else if let agreeing = nameTypes.first(where: { candidate in evidence.contains { areCompatible(candidate, $0.type) } }) {
+        } else if let agreeing = nameTypes.first(where: { candidate in
+            evidence.contains { areCompatible(candidate, $0.type) }
+        }) {
             state.choose(agreeing, .fileName, "name and content agree on \(agreeing)")
             if let strong, isGeneric(agreeing), strong.type != agreeing, conforms(strong.type, to: agreeing) {
                 state.choose(strong.type, .content, "the content is more specific: \(strong.type)")
             }
-        } else if let contradiction = contentContradiction(nameTypes[0], strong: strong, signature: signature, isText: isText) {
+        } else if let contradiction = contentContradiction(
+            nameTypes[0], strong: strong, signature: signature, isText: isText)
+        {
             state.contradiction = contradiction
             state.warnings.append("\(name): \(contradiction)")
             state.choose(contradiction.contentType, .content, "contradiction: \(contradiction)")
         } else {
             state.choose(nameTypes[0], .fileName, "chosen from the name")
             if let strong {
-                state.trace.append("content looks like \(strong.mime), which \(nameTypes[0]) has no signature to refute; the name is kept")
+                state.trace.append(
+                    "content looks like \(strong.mime), which \(nameTypes[0]) has no signature to refute; the name is kept"
+                )
             } else if request.content != nil, !bytes.isEmpty, hasMagic(nameTypes[0]) {
                 state.trace.append("content does not carry the signature of \(nameTypes[0])")
             }
         }
 
-        applyDeclaredType(request.declaredType, state: &state, hasContent: request.content != nil && !bytes.isEmpty, isText: isText)
+        applyDeclaredType(
+            request.declaredType, state: &state, hasContent: request.content != nil && !bytes.isEmpty, isText: isText)
         finishSafety(&state, signatureEvidence: signature?.evidence ?? strong.map { "\($0.mime) content" })
         return state.resolution
     }
@@ -103,7 +119,8 @@ extension TypeRegistry {
         var state = initial
         let name = state.fileName
         if let ext = Self.lastExtension(of: name) {
-            let packages = types(forFilenameExtension: ext).filter { record(for: $0.identifier)?.isPackage == true }.map(\.identifier)
+            let packages = types(forFilenameExtension: ext).filter { record(for: $0.identifier)?.isPackage == true }
+                .map(\.identifier)
             state.nameTypes = packages
             if let first = packages.first {
                 state.choose(first, .directory, "directory with the package extension '\(ext)': \(first)")
@@ -111,7 +128,9 @@ extension TypeRegistry {
                 app.manifest.handlerClaims.contains { $0.isPackage && $0.filenameExtensions.contains(ext) }
             }) {
                 let dynamic = DynamicType(tagClass: .filenameExtension, tag: ext, conformsTo: .directory).identifier
-                state.choose(dynamic, .directory, "directory with the extension '\(ext)', which a registered app marks LSTypeIsPackage")
+                state.choose(
+                    dynamic, .directory,
+                    "directory with the extension '\(ext)', which a registered app marks LSTypeIsPackage")
             } else {
                 state.choose(.folder, .directory, "directory; '\(ext)' is not a package extension: public.folder")
             }
@@ -121,12 +140,16 @@ extension TypeRegistry {
         if let declaredText = request.declaredType, let declared = declaredIdentifier(declaredText, state: &state) {
             state.declaredType = declared
             if declared != state.type && !conforms(state.type, to: declared) {
-                state.warnings.append("\(name): the sender declared \(declared), but the item is a directory of type \(state.type); the declared type is ignored")
+                state.warnings.append(
+                    "\(name): the sender declared \(declared), but the item is a directory of type \(state.type); the declared type is ignored"
+                )
             }
         }
-        let resolved = !state.type.isDynamic || applications.contains { app in
-            app.manifest.handlerClaims.contains { $0.isPackage }
-        }
+        let resolved =
+            !state.type.isDynamic
+            || applications.contains { app in
+                app.manifest.handlerClaims.contains { $0.isPackage }
+            }
         return state.finished(isResolved: resolved, isSafe: resolved)
     }
 
@@ -159,7 +182,10 @@ extension TypeRegistry {
 
     /// Whether a type is text by conformance or by MIME type (`text/*` or a subclass of `text/plain`).
     func isTextual(_ identifier: TypeIdentifier) -> Bool {
-        conforms(identifier, to: .text) || mimeTypes(of: identifier).contains { $0.hasPrefix("text/") || sharedMimeInfo.isSubclass($0, of: "text/plain") }
+        conforms(identifier, to: .text)
+            || mimeTypes(of: identifier).contains {
+                $0.hasPrefix("text/") || sharedMimeInfo.isSubclass($0, of: "text/plain")
+            }
     }
 
     /// Programs: types conforming to `public.executable` or `public.script`.
@@ -173,13 +199,16 @@ extension TypeRegistry {
     }
 
     private func contentContradiction(
-        _ nameType: TypeIdentifier, strong: (type: TypeIdentifier, mime: String, priority: Int)?, signature: ExecutableSignature?,
+        _ nameType: TypeIdentifier, strong: (type: TypeIdentifier, mime: String, priority: Int)?,
+        signature: ExecutableSignature?,
         isText: Bool
     ) -> Contradiction? {
         let nameIsProgram = isProgramType(nameType)
         if let strong {
             if isProgramType(strong.type) && !nameIsProgram {
-                return Contradiction(nameType: nameType, contentType: strong.type, evidence: signature?.evidence ?? "\(strong.mime) content")
+                return Contradiction(
+                    nameType: nameType, contentType: strong.type,
+                    evidence: signature?.evidence ?? "\(strong.mime) content")
             }
             if hasMagic(nameType) {
                 return Contradiction(nameType: nameType, contentType: strong.type, evidence: "\(strong.mime) content")
@@ -192,7 +221,8 @@ extension TypeRegistry {
             return Contradiction(nameType: nameType, contentType: signature.type, evidence: signature.evidence)
         }
         if strong == nil, isText, hasMagic(nameType), !isTextual(nameType) {
-            return Contradiction(nameType: nameType, contentType: .plainText, evidence: "text without the signature of \(nameType)")
+            return Contradiction(
+                nameType: nameType, contentType: .plainText, evidence: "text without the signature of \(nameType)")
         }
         return nil
     }
@@ -210,7 +240,8 @@ extension TypeRegistry {
         }
         let identifier = TypeIdentifier(trimmed)
         if identifier.isDynamic {
-            state.trace.append("the sender declared the dynamic type '\(trimmed)', which is meaningless off its machine; ignored")
+            state.trace.append(
+                "the sender declared the dynamic type '\(trimmed)', which is meaningless off its machine; ignored")
             return nil
         }
         guard isDeclared(identifier) else {
@@ -226,14 +257,16 @@ extension TypeRegistry {
         guard let text, let declared = declaredIdentifier(text, state: &state) else { return }
         state.declaredType = declared
         let current = state.type
-        let ignored = "\(state.fileName): the sender declared \(declared), but the file looks like \(current); the declared type is ignored"
+        let ignored =
+            "\(state.fileName): the sender declared \(declared), but the file looks like \(current); the declared type is ignored"
         if declared == current {
             state.trace.append("the declared type agrees")
             return
         }
         let heuristicOnly = state.basis == .content && state.contentType == nil
         let unsettled = current.isDynamic || isGeneric(current) || heuristicOnly
-        let textMismatch = hasContent && ((!isText && isTextual(declared)) || (isText && hasMagic(declared) && !isTextual(declared)))
+        let textMismatch =
+            hasContent && ((!isText && isTextual(declared)) || (isText && hasMagic(declared) && !isTextual(declared)))
         let programMismatch = state.isExecutable && !isProgramType(declared)
         if !unsettled && areCompatible(declared, current) {
             if conforms(declared, to: current) && (!isProgramType(declared) || state.isExecutable) {
@@ -245,10 +278,16 @@ extension TypeRegistry {
             if textMismatch || programMismatch {
                 state.warnings.append(ignored)
             } else {
-                state.choose(declared, .declaredType, "neither name nor content settle the type; the sender's \(declared) is used")
+                state.choose(
+                    declared, .declaredType,
+                    "neither name nor content settle the type; the sender's \(declared) is used")
             }
-        } else if state.nameTypes.isEmpty && !hasMagic(declared) && !textMismatch && !programMismatch && !isProgramType(current) {
-            state.choose(declared, .declaredType, "the content (\(current)) cannot refute the sender's \(declared), which has no signature; it is used")
+        } else if state.nameTypes.isEmpty && !hasMagic(declared) && !textMismatch && !programMismatch
+            && !isProgramType(current)
+        {
+            state.choose(
+                declared, .declaredType,
+                "the content (\(current)) cannot refute the sender's \(declared), which has no signature; it is used")
         } else {
             state.warnings.append(ignored)
         }
@@ -261,55 +300,13 @@ extension TypeRegistry {
             let claims = [state.nameTypes.first, state.declaredType].compactMap { $0 }.filter { !isGeneric($0) }
             if let claim = claims.first(where: { !isProgramType($0) }) {
                 disguised = true
-                state.warnings.append("\(state.fileName): the content is a program (\(signatureEvidence ?? "executable")) disguised as \(claim); it must not be handed to an importer")
+                state.warnings.append(
+                    "\(state.fileName): the content is a program (\(signatureEvidence ?? "executable")) disguised as \(claim); it must not be handed to an importer"
+                )
             }
         }
         if !resolved { state.trace.append("the type is unresolved (\(state.type)); not safe to import") }
         state.trace.append("result: \(state.type) (\(state.basis.rawValue))\(disguised ? ", disguised program" : "")")
         state = ResolutionState(copying: state, isResolved: resolved, isSafe: resolved && !disguised)
-    }
-}
-
-/// Mutable working state of one resolution.
-struct ResolutionState {
-    let fileName: String
-    var type: TypeIdentifier = .data
-    var basis: Resolution.Basis = .fallback
-    var nameTypes: [TypeIdentifier] = []
-    var contentType: TypeIdentifier?
-    var contentMIMEType: String?
-    var declaredType: TypeIdentifier?
-    var contradiction: Contradiction?
-    var isExecutable = false
-    var isResolved = false
-    var isSafe = false
-    var warnings: [String] = []
-    var trace: [String] = []
-
-    init(fileName: String) {
-        self.fileName = fileName
-    }
-
-    init(copying other: ResolutionState, isResolved: Bool, isSafe: Bool) {
-        self = other
-        self.isResolved = isResolved
-        self.isSafe = isSafe
-    }
-
-    mutating func choose(_ type: TypeIdentifier, _ basis: Resolution.Basis, _ note: String) {
-        self.type = type
-        self.basis = basis
-        trace.append(note)
-    }
-
-    func finished(isResolved: Bool, isSafe: Bool) -> Resolution {
-        ResolutionState(copying: self, isResolved: isResolved, isSafe: isSafe).resolution
-    }
-
-    var resolution: Resolution {
-        Resolution(
-            fileName: fileName, type: type, basis: basis, nameTypes: nameTypes, contentType: contentType,
-            contentMIMEType: contentMIMEType, declaredType: declaredType, contradiction: contradiction, isExecutable: isExecutable,
-            isResolved: isResolved, isSafe: isSafe, warnings: warnings, trace: trace)
     }
 }

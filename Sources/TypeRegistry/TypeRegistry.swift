@@ -56,7 +56,9 @@ public struct TypeRegistry: Sendable {
             if a.registeredAt != b.registeredAt { return a.registeredAt < b.registeredAt }
             return a.applicationID.lowercased() < b.applicationID.lowercased()
         }
-        var builder = RegistryBuilder(builtins: includeBuiltinTypes ? BuiltinTypes.declarations : [], sharedMimeInfo: sharedMimeInfo, applications: sorted)
+        var builder = RegistryBuilder(
+            builtins: includeBuiltinTypes ? BuiltinTypes.declarations : [], sharedMimeInfo: sharedMimeInfo,
+            applications: sorted)
         builder.build()
         self.applications = sorted
         self.sharedMimeInfo = sharedMimeInfo
@@ -77,16 +79,19 @@ public struct TypeRegistry: Sendable {
     ///   - applications: registered applications.
     /// > Note: this reads the installed database, a few MB of XML: do it once at startup.
     public static func load(
-        environment: [String: String] = ProcessInfo.processInfo.environment, applications: [ApplicationRegistration] = []
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        applications: [ApplicationRegistration] = []
     ) -> TypeRegistry {
         let directories = SharedMimeInfo.defaultPackageDirectories(environment: environment)
-        return TypeRegistry(sharedMimeInfo: SharedMimeInfo.load(packageDirectories: directories), applications: applications)
+        return TypeRegistry(
+            sharedMimeInfo: SharedMimeInfo.load(packageDirectories: directories), applications: applications)
     }
 
     /// A registry with one more application; an earlier registration with the same identifier is replaced.
     public func registering(_ application: ApplicationRegistration) -> TypeRegistry {
         let others = applications.filter { $0.applicationID.lowercased() != application.applicationID.lowercased() }
-        return TypeRegistry(sharedMimeInfo: sharedMimeInfo, applications: others + [application], keepingBuiltins: hasBuiltins)
+        return TypeRegistry(
+            sharedMimeInfo: sharedMimeInfo, applications: others + [application], keepingBuiltins: hasBuiltins)
     }
 
     /// A registry without an application's declarations and claims. Types it declared stay

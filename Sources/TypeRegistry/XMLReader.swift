@@ -51,7 +51,9 @@ struct XMLReader {
                 let start = position
                 position = scan(from: position) { $0 == UInt8(ascii: "<") }
                 if stack.isEmpty {
-                    guard bytes[start..<position].allSatisfy(Self.isSpace) else { throw error("text outside the root element") }
+                    guard bytes[start..<position].allSatisfy(Self.isSpace) else {
+                        throw error("text outside the root element")
+                    }
                     continue
                 }
                 return .text(start..<position, isCDATA: false)
@@ -72,7 +74,9 @@ struct XMLReader {
                 position += 2
                 let name = readName()
                 skipSpaces()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else { throw error("malformed closing tag </\(name)") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+                    throw error("malformed closing tag </\(name)")
+                }
                 position += 1
                 guard let open = stack.last else { throw error("closing tag </\(name)> without an opening tag") }
                 guard open == name else { throw error("closing tag </\(name)> does not match <\(open)>") }
@@ -109,7 +113,9 @@ struct XMLReader {
                 return .start(name: name, attributes: attributes)
             }
             if byte == UInt8(ascii: "/") {
-                guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") else { throw error("malformed tag <\(name)") }
+                guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") else {
+                    throw error("malformed tag <\(name)")
+                }
                 position += 2
                 try push(name)
                 pendingEnd = name
@@ -118,17 +124,22 @@ struct XMLReader {
             let attribute = readName()
             guard !attribute.isEmpty else { throw error("malformed attribute in <\(name)") }
             skipSpaces()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else { throw error("attribute \(attribute) of <\(name)> has no value") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else {
+                throw error("attribute \(attribute) of <\(name)> has no value")
+            }
             position += 1
             skipSpaces()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") else {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'")
+            else {
                 throw error("attribute \(attribute) of <\(name)> is not quoted")
             }
             let quote = bytes[position]
             position += 1
             let start = position
             position = scan(from: position) { $0 == quote || $0 == UInt8(ascii: "<") }
-            guard position >= bytes.count || bytes[position] == quote else { throw error("'<' in attribute \(attribute) of <\(name)>") }
+            guard position >= bytes.count || bytes[position] == quote else {
+                throw error("'<' in attribute \(attribute) of <\(name)>")
+            }
             guard position < bytes.count else { throw error("unterminated attribute \(attribute) of <\(name)>") }
             attributes[attribute] = Self.decodeEntities(bytes[start..<position])
             position += 1
@@ -226,7 +237,9 @@ struct XMLReader {
         var index = slice.startIndex
         while index < slice.endIndex {
             let byte = slice[index]
-            guard byte == UInt8(ascii: "&"), let semicolon = slice[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
+            guard byte == UInt8(ascii: "&"),
+                let semicolon = slice[index...].prefix(12).firstIndex(of: UInt8(ascii: ";"))
+            else {
                 out.append(byte)
                 index += 1
                 continue
@@ -240,9 +253,13 @@ struct XMLReader {
             case "quot": replacement = [UInt8(ascii: "\"")]
             case "apos": replacement = [UInt8(ascii: "'")]
             default:
-                if name.hasPrefix("#x") || name.hasPrefix("#X"), let value = UInt32(name.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(value) {
+                if name.hasPrefix("#x") || name.hasPrefix("#X"), let value = UInt32(name.dropFirst(2), radix: 16),
+                    let scalar = Unicode.Scalar(value)
+                {
                     replacement = Array(String(Character(scalar)).utf8)
-                } else if name.hasPrefix("#"), let value = UInt32(name.dropFirst(), radix: 10), let scalar = Unicode.Scalar(value) {
+                } else if name.hasPrefix("#"), let value = UInt32(name.dropFirst(), radix: 10),
+                    let scalar = Unicode.Scalar(value)
+                {
                     replacement = Array(String(Character(scalar)).utf8)
                 }
             }
@@ -256,12 +273,4 @@ struct XMLReader {
         }
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-/// Malformed XML, with the line where the reader noticed.
-struct XMLReaderError: Error, CustomStringConvertible {
-    let message: String
-    let line: Int
-
-    var description: String { "line \(line): \(message)" }
 }

@@ -33,7 +33,8 @@ enum Fixtures {
 
     /// Registers a manifest body at a given time (seconds since 2001).
     static func app(_ body: String, at seconds: TimeInterval = 0) throws -> ApplicationRegistration {
-        try ApplicationRegistration(manifest: manifest(body), paths: paths, registeredAt: Date(timeIntervalSinceReferenceDate: seconds))
+        try ApplicationRegistration(
+            manifest: manifest(body), paths: paths, registeredAt: Date(timeIntervalSinceReferenceDate: seconds))
     }
 
     /// A minimal application claiming types.
@@ -164,7 +165,8 @@ enum Fixtures {
 
     /// The start of files of well-known formats.
     enum Bytes {
-        static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52] + padding
+        static let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52] + padding
         static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1] + padding
         static let pdf: [UInt8] = Array("%PDF-1.7\n%\u{E2}\u{E3}\n1 0 obj\n".utf8) + padding
         static let zip: [UInt8] = [0x50, 0x4B, 3, 4, 20, 0, 0, 0, 8, 0, 0, 0, 0, 0] + padding
@@ -172,7 +174,8 @@ enum Fixtures {
         static let gzip: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3] + padding
         static let shellScript: [UInt8] = Array("#!/bin/sh\nrm -rf \"$HOME\"\n".utf8)
         static let text: [UInt8] = Array("Dear Ada,\nthe beer list is attached.\n".utf8)
-        static let xmlPlist: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict/></plist>\n".utf8)
+        static let xmlPlist: [UInt8] = Array(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict/></plist>\n".utf8)
         static let random: [UInt8] = (0..<256).map { UInt8(($0 * 73 + 41) % 256) }
         static let padding: [UInt8] = Array(repeating: 0, count: 48)
     }

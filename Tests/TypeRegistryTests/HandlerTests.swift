@@ -21,7 +21,11 @@ import Testing
             try Fixtures.claimingApp("com.example.declarer", types: ["public.png"], rank: "Owner", role: "None", at: 4),
         ])
         let png = registry.handlers(for: "public.png", fileName: "a.png")
-        #expect(ids(png) == ["com.example.pngeditor", "com.example.viewer", "com.example.pngtool", "com.example.anything", "com.example.star"])
+        #expect(
+            ids(png) == [
+                "com.example.pngeditor", "com.example.viewer", "com.example.pngtool", "com.example.anything",
+                "com.example.star",
+            ])
         #expect(png.candidates[0].match == .contentType("public.png", distance: 0))
         #expect(png.candidates[1].match == .contentType("public.image", distance: 1))
         #expect(png.candidates[3].match == .wildcard(.data))
@@ -29,7 +33,10 @@ import Testing
         #expect(png.excluded.map(\.applicationID) == ["com.example.never", "com.example.declarer"])
         #expect(png.conflicts.isEmpty)
         // A handler of public.image takes any image; the most specific claim wins within a rank.
-        #expect(ids(registry.handlers(for: "public.heic")) == ["com.example.viewer", "com.example.anything", "com.example.star"])
+        #expect(
+            ids(registry.handlers(for: "public.heic")) == [
+                "com.example.viewer", "com.example.anything", "com.example.star",
+            ])
         #expect(registry.handlers(for: "public.png").best?.applicationID == "com.example.pngeditor")
     }
 
@@ -49,15 +56,20 @@ import Testing
                 <key>UTTypeTagSpecification</key><dict><key>public.filename-extension</key><array><string>shdoc</string></array></dict>
             </dict></array>
             """
-        let early = try Fixtures.claimingApp("com.example.early", types: ["com.example.shared.doc", "public.jpeg"], rank: "Owner", at: 1)
-        let exporter = try Fixtures.claimingApp("com.example.exporter", types: ["com.example.shared.doc"], rank: "Owner", exports: exporterBody, at: 50)
+        let early = try Fixtures.claimingApp(
+            "com.example.early", types: ["com.example.shared.doc", "public.jpeg"], rank: "Owner", at: 1)
+        let exporter = try Fixtures.claimingApp(
+            "com.example.exporter", types: ["com.example.shared.doc"], rank: "Owner", exports: exporterBody, at: 50)
         let late = try Fixtures.claimingApp("com.example.late", types: ["public.jpeg"], rank: "Owner", at: 9)
         let registry = Self.registry([late, exporter, early])
 
         let doc = registry.handlers(for: "com.example.shared.doc")
         #expect(ids(doc) == ["com.example.exporter", "com.example.early"])
         #expect(doc.candidates[0].declaresType)
-        #expect(doc.conflicts == ["conflicting owners: com.example.exporter and com.example.early both claim com.example.shared.doc at rank Owner (com.example.shared.doc); com.example.exporter wins because it exports the type"])
+        #expect(
+            doc.conflicts == [
+                "conflicting owners: com.example.exporter and com.example.early both claim com.example.shared.doc at rank Owner (com.example.shared.doc); com.example.exporter wins because it exports the type"
+            ])
 
         let jpeg = registry.handlers(for: "public.jpeg")
         #expect(ids(jpeg) == ["com.example.early", "com.example.late"])
@@ -72,7 +84,10 @@ import Testing
         ])
         let ranking = registry.handlers(for: .plainText)
         #expect(ids(ranking) == ["com.example.Alpha", "com.example.zeta"])
-        #expect(ranking.conflicts == ["tie: com.example.Alpha and com.example.zeta both claim public.plain-text at rank Default (public.plain-text); com.example.Alpha wins because its identifier sorts first"])
+        #expect(
+            ranking.conflicts == [
+                "tie: com.example.Alpha and com.example.zeta both claim public.plain-text at rank Default (public.plain-text); com.example.Alpha wins because its identifier sorts first"
+            ])
     }
 
     @Test func extensionAndMIMEClaims() throws {
@@ -89,8 +104,12 @@ import Testing
                 """, at: 2),
         ])
         let tarball = registry.handlers(for: "org.gnu.gnu-zip-tar-archive", fileName: "a.tar.gz")
-        #expect(tarball.candidates.map(\.match) == [.filenameExtension("gz"), .mimeType("application/x-gzip", distance: 1)])
-        #expect(registry.handlers(for: "org.gnu.gnu-zip-archive").candidates.map(\.match) == [.filenameExtension("gz"), .mimeType("application/x-gzip", distance: 0)])
+        #expect(
+            tarball.candidates.map(\.match) == [.filenameExtension("gz"), .mimeType("application/x-gzip", distance: 1)])
+        #expect(
+            registry.handlers(for: "org.gnu.gnu-zip-archive").candidates.map(\.match) == [
+                .filenameExtension("gz"), .mimeType("application/x-gzip", distance: 0),
+            ])
         #expect(registry.handlers(for: "public.png", fileName: "x.png").candidates.isEmpty)
     }
 
@@ -107,7 +126,8 @@ import Testing
         #expect(handler.applicationID == "com.example.scarybugs")
         #expect(handler.importer == .unpack(folder: "/home/ada/Library/ScaryBugs/Documents"))
         #expect(handler.rank == .owner)
-        #expect(ReceiveFolderReason.noHandler("public.png").description == "no registered application imports public.png")
+        #expect(
+            ReceiveFolderReason.noHandler("public.png").description == "no registered application imports public.png")
     }
 
     @Test func explainShowsChainTagsDeclarersHandlersAndConflicts() throws {
@@ -122,9 +142,16 @@ import Testing
         #expect(explanation.record.mimeTypes == ["image/png"])
         #expect(explanation.record.description == "PNG image")
         #expect(explanation.supertypes == ["public.image", "public.data", "public.item", "public.content"])
-        #expect(explanation.conformanceChains == [["public.png", "public.image", "public.data", "public.item"], ["public.png", "public.image", "public.content"]])
+        #expect(
+            explanation.conformanceChains == [
+                ["public.png", "public.image", "public.data", "public.item"],
+                ["public.png", "public.image", "public.content"],
+            ])
         #expect(explanation.declarers.map(\.description) == ["builtin", "shared-mime-info (image/png) (not used)"])
-        #expect(explanation.handlers.candidates.map(\.applicationID) == ["com.example.a", "com.example.b", "com.example.viewer"])
+        #expect(
+            explanation.handlers.candidates.map(\.applicationID) == [
+                "com.example.a", "com.example.b", "com.example.viewer",
+            ])
         #expect(explanation.conflicts.contains { $0.hasPrefix("conflicting owners: com.example.a and com.example.b") })
         #expect(registry.explain("com.nobody.declared") == nil)
         let dynamic = try #require(registry.explain(registry.preferredType(forFilenameExtension: "qqzz")))

@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func commandImporters() throws {
-        let bare = try command("<array><string>beertracker</string><string>--import</string><string>%f</string></array>")
+        let bare = try command(
+            "<array><string>beertracker</string><string>--import</string><string>%f</string></array>")
         guard case .command(let beer) = bare else {
             Issue.record("expected a command")
             return
@@ -39,7 +40,10 @@ import Testing
         #expect(beer.searchesPath)
         #expect(beer.timeout == .seconds(60))
         #expect(beer.workingDirectory == nil)
-        #expect(beer.argv(filePath: "/tmp/in box/Beers.btkr", type: "com.example.beertracker.btkr") == ["beertracker", "--import", "/tmp/in box/Beers.btkr"])
+        #expect(
+            beer.argv(filePath: "/tmp/in box/Beers.btkr", type: "com.example.beertracker.btkr") == [
+                "beertracker", "--import", "/tmp/in box/Beers.btkr",
+            ])
 
         let relative = try command(
             "<array><string>bin/import</string><string>--file=%f</string><string>%t</string><string>100%%</string><string>%f%f</string></array>",
@@ -53,9 +57,16 @@ import Testing
         #expect(tool.timeout == .milliseconds(2500))
         #expect(tool.workingDirectory == "/opt/apps/example/work")
         #expect(relative.folder == "/opt/apps/example/work")
-        #expect(tool.argv(filePath: "/in/x", type: "public.png") == ["/opt/apps/example/bin/import", "--file=/in/x", "public.png", "100%", "/in/x/in/x"])
+        #expect(
+            tool.argv(filePath: "/in/x", type: "public.png") == [
+                "/opt/apps/example/bin/import", "--file=/in/x", "public.png", "100%", "/in/x/in/x",
+            ])
 
-        guard case .command(let home) = try command("<array><string>~/bin/tool</string><string>%f</string></array>", extra: "<key>Timeout</key><string>45</string>") else {
+        guard
+            case .command(let home) = try command(
+                "<array><string>~/bin/tool</string><string>%f</string></array>",
+                extra: "<key>Timeout</key><string>45</string>")
+        else {
             Issue.record("expected a command")
             return
         }
@@ -65,8 +76,14 @@ import Testing
 
     @Test(arguments: [
         ("<string>beertracker --import %f</string>", ImporterError.shellCommandLine("beertracker --import %f")),
-        ("<array><string>sh</string><string>-c</string><string>cat %f</string></array>", .shellInvocation(program: "sh")),
-        ("<array><string>/bin/bash</string><string>-ec</string><string>cat %f</string></array>", .shellInvocation(program: "/bin/bash")),
+        (
+            "<array><string>sh</string><string>-c</string><string>cat %f</string></array>",
+            .shellInvocation(program: "sh")
+        ),
+        (
+            "<array><string>/bin/bash</string><string>-ec</string><string>cat %f</string></array>",
+            .shellInvocation(program: "/bin/bash")
+        ),
         ("<array><string>beer tracker</string><string>%f</string></array>", .shellCommandLine("beer tracker")),
         ("<array><string>tool;rm</string><string>%f</string></array>", .invalidProgram("tool;rm")),
         ("<array><string>$(evil)</string><string>%f</string></array>", .invalidProgram("$(evil)")),
@@ -83,12 +100,20 @@ import Testing
 
     @Test func rejectedTimeoutsAndFolders() {
         let argv = "<array><string>tool</string><string>%f</string></array>"
-        #expect(throws: ImporterError.invalidTimeout("0.0")) { try command(argv, extra: "<key>Timeout</key><integer>0</integer>") }
-        #expect(throws: ImporterError.invalidTimeout("99999.0")) { try command(argv, extra: "<key>Timeout</key><integer>99999</integer>") }
-        #expect(throws: ImporterError.invalidTimeout("soon")) { try command(argv, extra: "<key>Timeout</key><string>soon</string>") }
+        #expect(throws: ImporterError.invalidTimeout("0.0")) {
+            try command(argv, extra: "<key>Timeout</key><integer>0</integer>")
+        }
+        #expect(throws: ImporterError.invalidTimeout("99999.0")) {
+            try command(argv, extra: "<key>Timeout</key><integer>99999</integer>")
+        }
+        #expect(throws: ImporterError.invalidTimeout("soon")) {
+            try command(argv, extra: "<key>Timeout</key><string>soon</string>")
+        }
         #expect(throws: ImporterError.missingKind) { try importer("<key>Folder</key><string>x</string>") }
         #expect(throws: ImporterError.unknownKind("teleport")) { try folderImporter("teleport", "x") }
-        #expect(throws: ImporterError.missingFolder(kind: "copy")) { try importer("<key>Kind</key><string>copy</string>") }
+        #expect(throws: ImporterError.missingFolder(kind: "copy")) {
+            try importer("<key>Kind</key><string>copy</string>")
+        }
         #expect(throws: ImporterError.self) { try folderImporter("copy", "$HOME/in") }
         #expect(throws: ImporterError.self) { try folderImporter("move", "~bob/in") }
         #expect(throws: ImporterError.self) { try folderImporter("move", "  ") }
@@ -116,8 +141,12 @@ import Testing
                 <key>CFBundleDocumentTypes</key><array><dict><key>LSItemContentTypes</key><array><string>public.png</string></array></dict></array>
                 """)
         }
-        #expect(throws: RegistrationError.invalidImporter(applicationID: "com.example.bad", .missingFolder(kind: "move"))) {
-            try Fixtures.app("<key>CFBundleIdentifier</key><string>com.example.bad</string><key>ShareImporter</key><dict><key>Kind</key><string>move</string></dict>")
+        #expect(
+            throws: RegistrationError.invalidImporter(applicationID: "com.example.bad", .missingFolder(kind: "move"))
+        ) {
+            try Fixtures.app(
+                "<key>CFBundleIdentifier</key><string>com.example.bad</string><key>ShareImporter</key><dict><key>Kind</key><string>move</string></dict>"
+            )
         }
         // A types-only manifest needs no importer; its name falls back to the identifier.
         let typesOnly = try Fixtures.app(
@@ -136,5 +165,26 @@ import Testing
             """)
         #expect(noneRank.importer == nil)
         #expect(RegistrationError.missingImporter(applicationID: "x").description.contains("ShareImporter"))
+    }
+
+    @Test func registrationFromAFileResolvesPathsAgainstItsDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apps-\(UUID().uuidString)/BeerTracker")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let file = directory.appendingPathComponent("Info.plist")
+        try Fixtures.plist(Fixtures.beerTracker).write(to: file)
+        let registration = try ApplicationRegistration.load(
+            manifestAt: file.path, homeDirectory: "/home/ada", registeredAt: Date(timeIntervalSince1970: 0))
+        guard case .command(let command) = registration.importer else {
+            Issue.record("BeerTracker imports with a command")
+            return
+        }
+        #expect(command.program == directory.appendingPathComponent("bin/beertracker-import").path)
+        #expect(command.timeout == .seconds(30))
+        #expect(registration.registeredAt == Date(timeIntervalSince1970: 0))
+        #expect(throws: ManifestError.self) {
+            try ApplicationRegistration.load(manifestAt: "/nonexistent/Info.plist", homeDirectory: "/home/ada")
+        }
     }
 }

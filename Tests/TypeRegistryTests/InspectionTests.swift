@@ -121,7 +121,9 @@ import Testing
     @Test func compactJSONAndCodableAgree() throws {
         let inspection = try Fixtures.manifest(Self.manifest).inspection
         let compact = inspection.jsonText(prettyPrinted: false)
-        #expect(compact.hasPrefix(#"{"declaredTypes":[{"identifier":"com.example.notebook.nbk","declaration":"exported","conformsTo":["#))
+        #expect(
+            compact.hasPrefix(
+                #"{"declaredTypes":[{"identifier":"com.example.notebook.nbk","declaration":"exported","conformsTo":["#))
         #expect(!compact.contains("\n"))
         let decoded = try JSONDecoder().decode(ManifestInspection.self, from: Data(compact.utf8))
         #expect(decoded == inspection)
@@ -133,7 +135,9 @@ import Testing
 
     @Test func anEmptyManifestInspectsToEmptyLists() throws {
         let manifest = try Fixtures.manifest("")
-        #expect(manifest.inspection.jsonText(prettyPrinted: false) == #"{"declaredTypes":[],"documentTypes":[],"warnings":[]}"#)
+        #expect(
+            manifest.inspection.jsonText(prettyPrinted: false)
+                == #"{"declaredTypes":[],"documentTypes":[],"warnings":[]}"#)
     }
 
     @Test func jsonStringsAreEscaped() {

@@ -7,8 +7,10 @@ import Testing
         ("report.pdf", "com.adobe.pdf"), ("photo.JPG", "public.jpeg"), ("notes.txt", "public.plain-text"),
         ("archive.tar.gz", "org.gnu.gnu-zip-tar-archive"), ("ARCHIVE.TAR.GZ", "org.gnu.gnu-zip-tar-archive"),
         ("archive.tgz", "org.gnu.gnu-zip-tar-archive"), ("bug.scarybug.gz", "org.gnu.gnu-zip-archive"),
-        ("script.py", "public.python-script"), ("Makefile", "public.make-source"), ("main.C", "public.c-plus-plus-source"),
-        ("main.c", "public.c-source"), ("README.TXT", "public.plain-text"), ("doc.docx", "org.openxmlformats.wordprocessingml.document"),
+        ("script.py", "public.python-script"), ("Makefile", "public.make-source"),
+        ("main.C", "public.c-plus-plus-source"),
+        ("main.c", "public.c-source"), ("README.TXT", "public.plain-text"),
+        ("doc.docx", "org.openxmlformats.wordprocessingml.document"),
         ("song.mp3", "public.mp3"), ("dir/sub/photo.jpeg", "public.jpeg"), ("data.json", "public.json"),
         ("file.1.2.txt", "public.plain-text"), ("lib.so.1", "public.unix-executable"),
     ])
@@ -33,7 +35,10 @@ import Testing
         #expect(registry.types(forFilenameExtension: "JPG").first?.identifier == "public.jpeg")
         #expect(registry.types(forFilenameExtension: ".jpeg").first?.identifier == "public.jpeg")
         #expect(registry.types(forFilenameExtension: "tar.gz").first?.identifier == "org.gnu.gnu-zip-tar-archive")
-        #expect(registry.types(forFilenameExtension: "m").map(\.identifier).prefix(2) == ["public.objective-c-source", "mime.text.x-matlab"])
+        #expect(
+            registry.types(forFilenameExtension: "m").map(\.identifier).prefix(2) == [
+                "public.objective-c-source", "mime.text.x-matlab",
+            ])
         #expect(registry.preferredType(forFilenameExtension: "Plist") == "com.apple.property-list")
         #expect(registry.record(for: "public.jpeg")?.filenameExtensions.prefix(3) == ["jpeg", "jpg", "jpe"])
     }

@@ -40,12 +40,16 @@ import Testing
                     "UTTypeIdentifier": "com.example.binary.doc",
                     "UTTypeConformsTo": ["public.data", "public.content"],
                     "UTTypeDescription": "Binary document",
-                    "UTTypeTagSpecification": ["public.filename-extension": ["bdoc"], "public.mime-type": "application/x-bdoc"],
+                    "UTTypeTagSpecification": [
+                        "public.filename-extension": ["bdoc"], "public.mime-type": "application/x-bdoc",
+                    ],
                 ] as [String: Any]
             ],
             "CFBundleDocumentTypes": [
-                ["CFBundleTypeName": "Binary document", "CFBundleTypeRole": "Editor", "LSHandlerRank": "Owner",
-                 "LSItemContentTypes": ["com.example.binary.doc"], "LSTypeIsPackage": false] as [String: Any]
+                [
+                    "CFBundleTypeName": "Binary document", "CFBundleTypeRole": "Editor", "LSHandlerRank": "Owner",
+                    "LSItemContentTypes": ["com.example.binary.doc"], "LSTypeIsPackage": false,
+                ] as [String: Any]
             ],
             "ShareImporter": ["Kind": "copy", "Folder": "Inbox"],
         ]
@@ -61,7 +65,10 @@ import Testing
         #expect(manifest.handlerClaims.first?.rank == .owner)
         #expect(manifest.handlerClaims.first?.isPackage == false)
         // The single MIME string is the only irregularity.
-        #expect(manifest.warnings.map(\.location) == ["UTExportedTypeDeclarations[0].UTTypeTagSpecification.public.mime-type"])
+        #expect(
+            manifest.warnings.map(\.location) == [
+                "UTExportedTypeDeclarations[0].UTTypeTagSpecification.public.mime-type"
+            ])
         let registration = try ApplicationRegistration(manifest: manifest, paths: Fixtures.paths)
         #expect(registration.importer == .copy(folder: "/opt/apps/example/Inbox"))
     }
@@ -86,10 +93,14 @@ import Testing
         #expect(manifest.handlerClaims.first?.contentTypes == ["com.example.strings.doc"])
         #expect(manifest.handlerClaims.first?.filenameExtensions == ["sdoc"])
         for location in [
-            "UTExportedTypeDeclarations[0].UTTypeConformsTo", "UTExportedTypeDeclarations[0].UTTypeTagSpecification.public.filename-extension",
-            "CFBundleDocumentTypes", "CFBundleDocumentTypes[0].LSItemContentTypes", "CFBundleDocumentTypes[0].CFBundleTypeExtensions",
+            "UTExportedTypeDeclarations[0].UTTypeConformsTo",
+            "UTExportedTypeDeclarations[0].UTTypeTagSpecification.public.filename-extension",
+            "CFBundleDocumentTypes", "CFBundleDocumentTypes[0].LSItemContentTypes",
+            "CFBundleDocumentTypes[0].CFBundleTypeExtensions",
         ] {
-            #expect(warning(manifest, at: location)?.message.contains("one-element list") == true, "\(location): \(manifest.warnings)")
+            #expect(
+                warning(manifest, at: location)?.message.contains("one-element list") == true,
+                "\(location): \(manifest.warnings)")
         }
     }
 
@@ -112,9 +123,13 @@ import Testing
         #expect(type.filenameExtensions == ["spc"])
         #expect(type.kind == .imported)
         #expect(warning(manifest, at: "CFBundleIdentifier")?.message.contains("whitespace") == true)
-        #expect(warning(manifest, at: "UTImportedTypeDeclarations[0].UTTypeIdentifier")?.message.contains("whitespace") == true)
+        #expect(
+            warning(manifest, at: "UTImportedTypeDeclarations[0].UTTypeIdentifier")?.message.contains("whitespace")
+                == true)
         #expect(warning(manifest, at: "UTImportedTypeDeclarations[0].UTTypeConformsTo[0]") != nil)
-        #expect(warning(manifest, at: "UTImportedTypeDeclarations[0].UTTypeTagSpecification.public.filename-extension[0]") != nil)
+        #expect(
+            warning(manifest, at: "UTImportedTypeDeclarations[0].UTTypeTagSpecification.public.filename-extension[0]")
+                != nil)
         #expect(manifest.declaredTypes.first?.identifier == "com.example.spaces.doc")
     }
 
@@ -167,7 +182,9 @@ import Testing
             """)
         let type = try #require(manifest.typeDeclarations.last)
         #expect(type.conformsTo == [.image])
-        #expect(warning(manifest, at: "UTExportedTypeDeclarations[2].UTTypeConformsTo[0]")?.message.contains("own parent") == true)
+        #expect(
+            warning(manifest, at: "UTExportedTypeDeclarations[2].UTTypeConformsTo[0]")?.message.contains("own parent")
+                == true)
         #expect(manifest.declaredTypes[2].conformsTo == ["COM.EXAMPLE.SELF", "public.image"])
     }
 
@@ -185,7 +202,8 @@ import Testing
         #expect(cycle.location == "UTExportedTypeDeclarations[2].UTTypeConformsTo")
         #expect(cycle.message.contains("com.example.a → com.example.b → com.example.c → com.example.a"))
         #expect(manifest.typeDeclarations.map(\.conformsTo) == [["com.example.b"], ["com.example.c", .data], [.data]])
-        let registry = Fixtures.builtinRegistry.registering(try ApplicationRegistration(manifest: manifest, paths: Fixtures.paths))
+        let registry = Fixtures.builtinRegistry.registering(
+            try ApplicationRegistration(manifest: manifest, paths: Fixtures.paths))
         #expect(registry.conforms("com.example.a", to: .item))
         #expect(registry.conforms("com.example.c", to: .data))
     }
@@ -205,7 +223,9 @@ import Testing
         #expect(manifest.typeDeclarations.count == 1)
         #expect(manifest.typeDeclarations.first?.kind == .exported)
         #expect(manifest.typeDeclarations.first?.conformsTo == [.data])
-        #expect(warning(manifest, at: "UTExportedTypeDeclarations[1]")?.message.contains("already declared at UTExportedTypeDeclarations[0]") == true)
+        #expect(
+            warning(manifest, at: "UTExportedTypeDeclarations[1]")?.message.contains(
+                "already declared at UTExportedTypeDeclarations[0]") == true)
         #expect(warning(manifest, at: "UTImportedTypeDeclarations[0]")?.message.contains("ignored") == true)
     }
 
@@ -223,9 +243,15 @@ import Testing
         #expect(manifest.handlerClaims[0].wildcardTypes == [.item])
         #expect(manifest.handlerClaims[1].wildcardTypes == [.data])
         #expect(manifest.handlerClaims[1].contentTypes == ["public.png"])
-        #expect(warning(manifest, at: "CFBundleDocumentTypes[0].CFBundleTypeExtensions[0]")?.message.contains("wildcard") == true)
-        #expect(warning(manifest, at: "CFBundleDocumentTypes[1].LSItemContentTypes[0]")?.message.contains("wildcard") == true)
-        #expect(warning(manifest, at: "CFBundleDocumentTypes[2].LSItemContentTypes[0]")?.message.contains("wildcard") == true)
+        #expect(
+            warning(manifest, at: "CFBundleDocumentTypes[0].CFBundleTypeExtensions[0]")?.message.contains("wildcard")
+                == true)
+        #expect(
+            warning(manifest, at: "CFBundleDocumentTypes[1].LSItemContentTypes[0]")?.message.contains("wildcard")
+                == true)
+        #expect(
+            warning(manifest, at: "CFBundleDocumentTypes[2].LSItemContentTypes[0]")?.message.contains("wildcard")
+                == true)
         // The inspect model keeps the values as declared.
         #expect(manifest.documentTypes[0].extensions == ["*"])
     }
@@ -272,7 +298,10 @@ import Testing
             ("UTExportedTypeDeclarations[3].UTTypeConformsTo[2]", "empty identifier"),
             ("UTExportedTypeDeclarations[3].UTTypeConformsTo[3]", "not a valid type identifier"),
             ("UTExportedTypeDeclarations[3].UTTypeTagSpecification.public.filename-extension[0]", "pattern"),
-            ("UTExportedTypeDeclarations[3].UTTypeTagSpecification.public.filename-extension[1]", "cannot be a filename extension"),
+            (
+                "UTExportedTypeDeclarations[3].UTTypeTagSpecification.public.filename-extension[1]",
+                "cannot be a filename extension"
+            ),
             ("UTExportedTypeDeclarations[3].UTTypeTagSpecification.public.filename-extension[2]", "empty extension"),
             ("UTExportedTypeDeclarations[3].UTTypeTagSpecification.public.mime-type[0]", "not a MIME type"),
             ("UTExportedTypeDeclarations[3].UTTypeTagSpecification.public.mime-type[1]", "wildcard"),
@@ -291,10 +320,15 @@ import Testing
             ("ShareImporter", "expected a dictionary"),
         ]
         for (location, text) in expected {
-            #expect(manifest.warnings.contains { $0.location == location && $0.message.contains(text) }, "missing \(location): \(text)")
+            #expect(
+                manifest.warnings.contains { $0.location == location && $0.message.contains(text) },
+                "missing \(location): \(text)")
         }
-        #expect(manifest.warnings.count == expected.count, "\(manifest.warnings.map(\.description).joined(separator: "\n"))")
-        #expect(manifest.typeDeclarations.map(\.identifier) == ["com.example.ok", "public.stolen", "com.example.orphan"])
+        #expect(
+            manifest.warnings.count == expected.count, "\(manifest.warnings.map(\.description).joined(separator: "\n"))"
+        )
+        #expect(
+            manifest.typeDeclarations.map(\.identifier) == ["com.example.ok", "public.stolen", "com.example.orphan"])
         #expect(manifest.typeDeclarations[0].filenameExtensions == ["ok"])
         #expect(manifest.typeDeclarations[1].kind == .imported)
         #expect(manifest.typeDeclarations[2].conformsTo == [.data])
@@ -313,7 +347,9 @@ import Testing
         #expect(throws: ManifestError.rootIsNotADictionary(found: "an array")) { try ApplicationManifest.parse(array) }
         #expect(throws: ManifestError.self) { try ApplicationManifest.load(contentsOfFile: "/nonexistent/Info.plist") }
         let huge = Data(count: ApplicationManifest.maximumSize + 1)
-        #expect(throws: ManifestError.tooLarge(byteCount: huge.count, limit: ApplicationManifest.maximumSize)) { try ApplicationManifest.parse(huge) }
+        #expect(throws: ManifestError.tooLarge(byteCount: huge.count, limit: ApplicationManifest.maximumSize)) {
+            try ApplicationManifest.parse(huge)
+        }
         // Arbitrary bytes never crash the parser.
         for seed in 0..<64 {
             let bytes = Data((0..<(seed * 7)).map { UInt8(truncatingIfNeeded: $0 &* (seed + 13) &+ 5) })
@@ -322,7 +358,8 @@ import Testing
     }
 
     @Test func loadsFromAFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TypeRegistryTests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "TypeRegistryTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Info.plist")

@@ -12,14 +12,19 @@ import Testing
         return TypeRegistry(sharedMimeInfo: Fixtures.database, applications: apps)
     }()
 
-    private func resolve(_ name: String, _ content: [UInt8]? = nil, declared: String? = nil, directory: Bool = false) -> Resolution {
-        Self.registry.resolve(ResolutionRequest(fileName: name, isDirectory: directory, declaredType: declared, content: content))
+    private func resolve(_ name: String, _ content: [UInt8]? = nil, declared: String? = nil, directory: Bool = false)
+        -> Resolution
+    {
+        Self.registry.resolve(
+            ResolutionRequest(fileName: name, isDirectory: directory, declaredType: declared, content: content))
     }
 
     @Test(arguments: [
         ("report.pdf", "com.adobe.pdf"), ("photo.JPG", "public.jpeg"), ("notes.txt", "public.plain-text"),
-        ("archive.tar.gz", "org.gnu.gnu-zip-tar-archive"), ("script.py", "public.python-script"), ("bug.sbz", "com.example.scarybugs.sbz"),
-        ("Beers.BTKR", "com.example.beertracker.btkr"), ("layout.mtt", "com.example.customfile.mtt"), ("in/a/folder/report.pdf", "com.adobe.pdf"),
+        ("archive.tar.gz", "org.gnu.gnu-zip-tar-archive"), ("script.py", "public.python-script"),
+        ("bug.sbz", "com.example.scarybugs.sbz"),
+        ("Beers.BTKR", "com.example.beertracker.btkr"), ("layout.mtt", "com.example.customfile.mtt"),
+        ("in/a/folder/report.pdf", "com.adobe.pdf"),
     ])
     func byNameAlone(name: String, expected: String) {
         let resolution = resolve(name)
@@ -31,7 +36,8 @@ import Testing
 
     @Test(arguments: [
         (Fixtures.Bytes.png, "public.png"), (Fixtures.Bytes.jpeg, "public.jpeg"), (Fixtures.Bytes.pdf, "com.adobe.pdf"),
-        (Fixtures.Bytes.zip, "public.zip-archive"), (Fixtures.Bytes.gzip, "org.gnu.gnu-zip-archive"), (Fixtures.Bytes.text, "public.plain-text"),
+        (Fixtures.Bytes.zip, "public.zip-archive"), (Fixtures.Bytes.gzip, "org.gnu.gnu-zip-archive"),
+        (Fixtures.Bytes.text, "public.plain-text"),
     ])
     func byContentAlone(bytes: [UInt8], expected: String) {
         let resolution = resolve("received-file", bytes)
@@ -105,11 +111,16 @@ import Testing
 
     @Test func agreeingContentKeepsTheName() {
         for (name, bytes, expected) in [
-            ("photo.jpg", Fixtures.Bytes.jpeg, "public.jpeg"), ("archive.tar.gz", Fixtures.Bytes.gzip, "org.gnu.gnu-zip-tar-archive"),
-            ("doc.docx", Fixtures.Bytes.zip, "org.openxmlformats.wordprocessingml.document"), ("book.epub", Fixtures.Bytes.zip, "org.idpf.epub-container"),
-            ("bug.sbz", Fixtures.Bytes.gzip, "com.example.scarybugs.sbz"), ("layout.mtt", Fixtures.Bytes.zip, "com.example.customfile.mtt"),
-            ("Beers.btkr", Fixtures.Bytes.xmlPlist, "com.example.beertracker.btkr"), ("script.py", Array("#!/usr/bin/env python3\nprint(1)\n".utf8), "public.python-script"),
-            ("run.sh", Fixtures.Bytes.shellScript, "public.shell-script"), ("data.bin", Fixtures.Bytes.elf, "public.unix-executable"),
+            ("photo.jpg", Fixtures.Bytes.jpeg, "public.jpeg"),
+            ("archive.tar.gz", Fixtures.Bytes.gzip, "org.gnu.gnu-zip-tar-archive"),
+            ("doc.docx", Fixtures.Bytes.zip, "org.openxmlformats.wordprocessingml.document"),
+            ("book.epub", Fixtures.Bytes.zip, "org.idpf.epub-container"),
+            ("bug.sbz", Fixtures.Bytes.gzip, "com.example.scarybugs.sbz"),
+            ("layout.mtt", Fixtures.Bytes.zip, "com.example.customfile.mtt"),
+            ("Beers.btkr", Fixtures.Bytes.xmlPlist, "com.example.beertracker.btkr"),
+            ("script.py", Array("#!/usr/bin/env python3\nprint(1)\n".utf8), "public.python-script"),
+            ("run.sh", Fixtures.Bytes.shellScript, "public.shell-script"),
+            ("data.bin", Fixtures.Bytes.elf, "public.unix-executable"),
         ] as [(String, [UInt8], String)] {
             let resolution = resolve(name, bytes)
             #expect(resolution.type == TypeIdentifier(expected), "\(name): \(resolution.trace)")
@@ -147,14 +158,23 @@ import Testing
 
     @Test func theSendersDeclaredTypeIsAHint() {
         // Refines a compatible result.
-        #expect(resolve("Inventory", Fixtures.Bytes.xmlPlist, declared: "com.example.beertracker.btkr").type == "com.example.beertracker.btkr")
-        #expect(resolve("Inventory", Fixtures.Bytes.xmlPlist, declared: "application/beertracker").basis == .declaredType)
-        #expect(resolve("bug.gz", Fixtures.Bytes.gzip, declared: "com.example.scarybugs.sbz").type == "com.example.scarybugs.sbz")
+        #expect(
+            resolve("Inventory", Fixtures.Bytes.xmlPlist, declared: "com.example.beertracker.btkr").type
+                == "com.example.beertracker.btkr")
+        #expect(
+            resolve("Inventory", Fixtures.Bytes.xmlPlist, declared: "application/beertracker").basis == .declaredType)
+        #expect(
+            resolve("bug.gz", Fixtures.Bytes.gzip, declared: "com.example.scarybugs.sbz").type
+                == "com.example.scarybugs.sbz")
         #expect(resolve("report.pdf", Fixtures.Bytes.pdf, declared: "com.adobe.pdf").basis == .fileName)
         // Fills in when nothing else can tell.
-        #expect(resolve("layout", Fixtures.Bytes.random, declared: "com.example.customfile.mtt").type == "com.example.customfile.mtt")
+        #expect(
+            resolve("layout", Fixtures.Bytes.random, declared: "com.example.customfile.mtt").type
+                == "com.example.customfile.mtt")
         #expect(resolve("notes", Fixtures.Bytes.text, declared: "public.json").type == "public.json")
-        #expect(resolve("payload", Fixtures.Bytes.zip, declared: "com.example.customfile.mtt").type == "com.example.customfile.mtt")
+        #expect(
+            resolve("payload", Fixtures.Bytes.zip, declared: "com.example.customfile.mtt").type
+                == "com.example.customfile.mtt")
         // Ignored when contradicted, unknown or dynamic.
         let wrong = resolve("photo.png", Fixtures.Bytes.png, declared: "public.jpeg")
         #expect(wrong.type == "public.png")
@@ -178,9 +198,13 @@ import Testing
         #expect(folder.isSafe)
         #expect(resolve("pictures.jpg", directory: true).type == .folder)
 
-        let notebook = try Fixtures.manifest(InspectionTests.manifest + "<key>ShareImporter</key><dict><key>Kind</key><string>move</string><key>Folder</key><string>Notes</string></dict>")
+        let notebook = try Fixtures.manifest(
+            InspectionTests.manifest
+                + "<key>ShareImporter</key><dict><key>Kind</key><string>move</string><key>Folder</key><string>Notes</string></dict>"
+        )
         let registry = Self.registry.registering(try ApplicationRegistration(manifest: notebook, paths: Fixtures.paths))
-        let package = registry.resolve(ResolutionRequest(fileName: "Ideas.NBK", isDirectory: true, content: Fixtures.Bytes.elf))
+        let package = registry.resolve(
+            ResolutionRequest(fileName: "Ideas.NBK", isDirectory: true, content: Fixtures.Bytes.elf))
         #expect(package.type == "com.example.notebook.nbk")
         #expect(package.isSafe)
         #expect(!package.isExecutable)
@@ -205,7 +229,9 @@ import Testing
             """)
         let registry = Self.registry.registering(app)
         let resolution = registry.resolve(ResolutionRequest(fileName: "x.bndl", isDirectory: true))
-        #expect(resolution.type == DynamicType(tagClass: .filenameExtension, tag: "bndl", conformsTo: .directory).identifier)
+        #expect(
+            resolution.type == DynamicType(tagClass: .filenameExtension, tag: "bndl", conformsTo: .directory).identifier
+        )
         #expect(resolution.isSafe)
         guard case .application(let handler) = registry.importChoice(for: resolution) else {
             Issue.record("the bundler app claims .bndl packages")

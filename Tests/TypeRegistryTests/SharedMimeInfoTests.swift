@@ -13,7 +13,9 @@ import Testing
         let loaded = clock.now - start
         let registry = TypeRegistry(sharedMimeInfo: database)
         let merged = clock.now - start - loaded
-        print("shared-mime-info: \(database.definitions.count) types, \(database.aliases.count) aliases read in \(loaded); registry of \(registry.allTypes.count) types merged in \(merged) (debug build)")
+        print(
+            "shared-mime-info: \(database.definitions.count) types, \(database.aliases.count) aliases read in \(loaded); registry of \(registry.allTypes.count) types merged in \(merged) (debug build)"
+        )
         #expect(database.definitions.count >= 800)
         #expect(database.sources == ["/usr/share/mime/packages/freedesktop.org.xml"])
         #expect(database.warnings.isEmpty, "\(database.warnings.prefix(5))")
@@ -22,7 +24,8 @@ import Testing
 
     @Test(arguments: [
         ("report.pdf", "application/pdf"), ("photo.JPG", "image/jpeg"), ("notes.txt", "text/plain"),
-        ("archive.tar.gz", "application/x-compressed-tar"), ("script.py", "text/x-python"), ("Makefile", "text/x-makefile"),
+        ("archive.tar.gz", "application/x-compressed-tar"), ("script.py", "text/x-python"),
+        ("Makefile", "text/x-makefile"),
         ("main.C", "text/x-c++src"), ("main.c", "text/x-csrc"), ("index.html", "text/html"),
     ])
     func installedDatabaseMatchesNames(name: String, mimeType: String) {
@@ -40,7 +43,8 @@ import Testing
     }
 
     @Test func noMagicForTextOrNoise() {
-        #expect(Fixtures.database.sniff(Fixtures.Bytes.text).allSatisfy { $0.priority < TypeRegistry.strongMagicPriority })
+        #expect(
+            Fixtures.database.sniff(Fixtures.Bytes.text).allSatisfy { $0.priority < TypeRegistry.strongMagicPriority })
         #expect(Fixtures.database.sniff(Fixtures.Bytes.random).isEmpty)
         #expect(Fixtures.database.sniff([]).isEmpty)
         #expect(SharedMimeInfo.looksLikeText(Fixtures.Bytes.text))
@@ -139,7 +143,8 @@ import Testing
         #expect(sniffs([0xCA, 0xFE, 0xBA, 0xBE]) == ["application/x-big32"])
         #expect(sniffs([0x50, 0x4B, 0x03, 0x04]) == ["application/x-little32"])
         #expect(sniffs(hostIsLittle ? [0x02, 0x01] : [0x01, 0x02]) == ["application/x-host16"])
-        #expect(sniffs(hostIsLittle ? [0x04, 0x03, 0x02, 0x01] : [0x01, 0x02, 0x03, 0x04]).contains("application/x-host32"))
+        #expect(
+            sniffs(hostIsLittle ? [0x04, 0x03, 0x02, 0x01] : [0x01, 0x02, 0x03, 0x04]).contains("application/x-host32"))
         #expect(sniffs([0x10, 0x01]) == ["application/x-octal"])
         #expect(sniffs([0x99, 0x02]).contains("application/x-nummask"))
         #expect(sniffs([0x99, 0x03]) == [])
@@ -167,7 +172,8 @@ import Testing
                 </mime-type>
                 """))
         func sniffs(_ text: String) -> [String] { database.sniff(Array(text.utf8)).map(\.mimeType) }
-        #expect(sniffs("HEAD\u{01}") == ["application/x-nested", "application/x-generic-child", "application/x-generic"])
+        #expect(
+            sniffs("HEAD\u{01}") == ["application/x-nested", "application/x-generic-child", "application/x-generic"])
         #expect(sniffs("HEADv2!") == ["application/x-nested", "application/x-generic-child", "application/x-generic"])
         #expect(sniffs("HEADv2?") == ["application/x-generic-child", "application/x-generic"])
         #expect(sniffs("HEAD") == ["application/x-generic-child", "application/x-generic"])
@@ -229,18 +235,31 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let user = root.appendingPathComponent("home/mime/packages")
         let system = root.appendingPathComponent("usr/mime/packages")
-        for directory in [user, system] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
-        try Self.package(#"<mime-type type="application/x-app"><comment>system</comment><glob pattern="*.sys"/></mime-type>"#)
-            .write(to: system.appendingPathComponent("app.xml"), atomically: true, encoding: .utf8)
-        try Self.package(#"<mime-type type="application/x-app"><comment>user</comment><glob-deleteall/><glob pattern="*.usr"/></mime-type>"#)
-            .write(to: user.appendingPathComponent("Override.xml"), atomically: true, encoding: .utf8)
-        try Self.package(#"<mime-type type="application/x-app"><comment>user package</comment><glob pattern="*.pkg"/></mime-type>"#)
-            .write(to: user.appendingPathComponent("zzz.xml"), atomically: true, encoding: .utf8)
+        for directory in [user, system] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        try Self.package(
+            #"<mime-type type="application/x-app"><comment>system</comment><glob pattern="*.sys"/></mime-type>"#
+        )
+        .write(to: system.appendingPathComponent("app.xml"), atomically: true, encoding: .utf8)
+        try Self.package(
+            #"<mime-type type="application/x-app"><comment>user</comment><glob-deleteall/><glob pattern="*.usr"/></mime-type>"#
+        )
+        .write(to: user.appendingPathComponent("Override.xml"), atomically: true, encoding: .utf8)
+        try Self.package(
+            #"<mime-type type="application/x-app"><comment>user package</comment><glob pattern="*.pkg"/></mime-type>"#
+        )
+        .write(to: user.appendingPathComponent("zzz.xml"), atomically: true, encoding: .utf8)
         try "not xml at all".write(to: user.appendingPathComponent("broken.xml"), atomically: true, encoding: .utf8)
         try "ignored".write(to: user.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
 
-        let database = SharedMimeInfo.load(packageDirectories: [user.path, system.path, root.appendingPathComponent("missing").path])
-        #expect(database.sources.map { URL(fileURLWithPath: $0).lastPathComponent } == ["app.xml", "broken.xml", "zzz.xml", "Override.xml"])
+        let database = SharedMimeInfo.load(packageDirectories: [
+            user.path, system.path, root.appendingPathComponent("missing").path,
+        ])
+        #expect(
+            database.sources.map { URL(fileURLWithPath: $0).lastPathComponent } == [
+                "app.xml", "broken.xml", "zzz.xml", "Override.xml",
+            ])
         #expect(database.definition("application/x-app")?.comment == "user")
         #expect(database.mimeTypes(forFileName: "a.sys").isEmpty)
         #expect(database.mimeTypes(forFileName: "a.usr").first?.mimeType == "application/x-app")
@@ -250,12 +269,16 @@ import Testing
     }
 
     @Test func defaultDirectoriesFollowXDG() {
-        #expect(SharedMimeInfo.defaultPackageDirectories(environment: ["HOME": "/home/ada"]) == [
-            "/home/ada/.local/share/mime/packages", "/usr/local/share/mime/packages", "/usr/share/mime/packages",
-        ])
-        #expect(SharedMimeInfo.defaultPackageDirectories(environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "/data/", "XDG_DATA_DIRS": "/opt/share:relative:/usr/share"]) == [
-            "/data/mime/packages", "/opt/share/mime/packages", "/usr/share/mime/packages",
-        ])
+        #expect(
+            SharedMimeInfo.defaultPackageDirectories(environment: ["HOME": "/home/ada"]) == [
+                "/home/ada/.local/share/mime/packages", "/usr/local/share/mime/packages", "/usr/share/mime/packages",
+            ])
+        #expect(
+            SharedMimeInfo.defaultPackageDirectories(environment: [
+                "HOME": "/home/ada", "XDG_DATA_HOME": "/data/", "XDG_DATA_DIRS": "/opt/share:relative:/usr/share",
+            ]) == [
+                "/data/mime/packages", "/opt/share/mime/packages", "/usr/share/mime/packages",
+            ])
     }
 
     @Test func unusableValuesAreWarnedAndMalformedXMLDoesNotCrash() throws {
@@ -279,14 +302,21 @@ import Testing
         #expect(database.definition("application/x-first") != nil)
         #expect(database.definition("application/x-cut") == nil)
         let messages = database.warnings.joined(separator: "\n")
-        for fragment in ["magic priority 'lots'", "unknown type 'bigger16'", "offset 'x'", "'300' is not a 8-bit number", "mask '0xFF'",
-                         "offset '0:9999999999'", "<glob> without a pattern", "<sub-class-of> without", "<mime-type> without a valid type",
-                         "test1.xml:9: not well-formed XML"] {
+        for fragment in [
+            "magic priority 'lots'", "unknown type 'bigger16'", "offset 'x'", "'300' is not a 8-bit number",
+            "mask '0xFF'",
+            "offset '0:9999999999'", "<glob> without a pattern", "<sub-class-of> without",
+            "<mime-type> without a valid type",
+            "test1.xml:9: not well-formed XML",
+        ] {
             #expect(messages.contains(fragment), "missing \(fragment) in \(messages)")
         }
         // Garbage of every shape loads as nothing, with warnings, never a crash.
-        let fragments = ["<", "<mime-info", "<mime-info><mime-type type='a/b'>", "</x>", "<a></b>", "<!DOCTYPE", "<![CDATA[", "<?xml",
-                         "<mime-info a=b/>", "<mime-info a='1\"/>", "&#xFFFFFFFF;", String(repeating: "<m>", count: 1000)]
+        let fragments = [
+            "<", "<mime-info", "<mime-info><mime-type type='a/b'>", "</x>", "<a></b>", "<!DOCTYPE", "<![CDATA[",
+            "<?xml",
+            "<mime-info a=b/>", "<mime-info a='1\"/>", "&#xFFFFFFFF;", String(repeating: "<m>", count: 1000),
+        ]
         for fragment in fragments { _ = Self.database(fragment) }
         for seed in 1..<40 {
             let bytes = (0..<(seed * 11)).map { UInt8(truncatingIfNeeded: ($0 &* seed &+ 60) % 97 &+ 30) }

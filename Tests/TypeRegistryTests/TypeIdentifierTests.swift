@@ -13,7 +13,8 @@ import Testing
 
     @Test(arguments: [
         ("public.jpeg", true), ("com.example.x-y.z2", true), ("é.example", true),
-        ("", false), ("com example", false), ("image/png", false), ("a:b", false), ("a..b", false), (".a", false), ("a.", false),
+        ("", false), ("com example", false), ("image/png", false), ("a:b", false), ("a..b", false), (".a", false),
+        ("a.", false),
     ])
     func wellFormedness(text: String, valid: Bool) {
         #expect(TypeIdentifier(text).isWellFormed == valid)
@@ -27,7 +28,10 @@ import Testing
     }
 
     /// Identifiers macOS gives files with these unknown extensions.
-    @Test(arguments: [("rar", "dyn.ah62d4rv4ge81e2pw"), ("drp", "dyn.ah62d4rv4ge80k6xu"), ("plugin", "dyn.ah62d4rv4ge81a5dzq7y06"), ("slpc", "dyn.ah62d4rv4ge81g5duqq")])
+    @Test(arguments: [
+        ("rar", "dyn.ah62d4rv4ge81e2pw"), ("drp", "dyn.ah62d4rv4ge80k6xu"), ("plugin", "dyn.ah62d4rv4ge81a5dzq7y06"),
+        ("slpc", "dyn.ah62d4rv4ge81g5duqq"),
+    ])
     func dynamicIdentifiersMatchMacOS(ext: String, identifier: String) {
         #expect(DynamicType(tagClass: .filenameExtension, tag: ext).identifier.rawValue == identifier)
         let decoded = DynamicType(identifier: TypeIdentifier(identifier))
