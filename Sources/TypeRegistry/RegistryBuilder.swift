@@ -79,6 +79,7 @@ struct RegistryBuilder {
                     if case .application(let app, _) = list[index].origin {
                         warnings.append(
                             RegistryWarning(
+                                kind: .systemType,
                                 type: identifier, applicationID: app,
                                 message: "\(app) exports '\(identifier)', a system type; its declaration is not used"))
                     }
@@ -89,6 +90,7 @@ struct RegistryBuilder {
                 }
                 warnings.append(
                     RegistryWarning(
+                        kind: .competingExports,
                         type: identifier, applicationID: apps.first,
                         message:
                             "'\(identifier)' is exported by \(apps.joined(separator: " and ")); \(apps[0])'s declaration (registered first) is used"
@@ -117,6 +119,7 @@ struct RegistryBuilder {
                     {
                         warnings.append(
                             RegistryWarning(
+                                kind: .conflictingImports,
                                 type: identifier, applicationID: app,
                                 message:
                                     "imported declarations of '\(identifier)' disagree: \(app) says it conforms to \(other.conformsTo.map(\.rawValue).joined(separator: ", ")); \(first)'s parents are used, tags are merged"
@@ -234,6 +237,7 @@ struct RegistryBuilder {
                 if builder.working[parent] == nil {
                     builder.warnings.append(
                         RegistryWarning(
+                            kind: .danglingParent,
                             type: identifier, applicationID: builder.applicationID(of: identifier),
                             message: "'\(identifier)' conforms to '\(parent)', which nobody declares"))
                     kept.append(parent)
@@ -243,6 +247,7 @@ struct RegistryBuilder {
                     let cycle = stack.drop { $0 != parent }.map(\.rawValue) + [parent.rawValue]
                     builder.warnings.append(
                         RegistryWarning(
+                            kind: .conformanceCycle,
                             type: identifier, applicationID: builder.applicationID(of: identifier),
                             message:
                                 "conformance cycle \(cycle.joined(separator: " → ")); the link from '\(identifier)' to '\(parent)' is ignored"
@@ -286,6 +291,7 @@ struct RegistryBuilder {
                     extra.append(.data)
                     added.append(
                         RegistryWarning(
+                            kind: .implicitParent,
                             type: identifier, applicationID: app,
                             message:
                                 "'\(identifier)' does not conform to public.data, public.directory or public.item through declared types; it is treated as conforming to public.data"
@@ -375,6 +381,7 @@ struct RegistryBuilder {
                     if records[type] == nil && !type.isDynamic {
                         warnings.append(
                             RegistryWarning(
+                                kind: .undeclaredClaim,
                                 type: type, applicationID: application.applicationID,
                                 message:
                                     "\(application.applicationID) claims '\(type)', which no registered type declares; only files of exactly that type can match"
@@ -393,6 +400,7 @@ struct RegistryBuilder {
             let winner = apps.first { $0 == exporter } ?? apps[0]
             warnings.append(
                 RegistryWarning(
+                    kind: .conflictingOwners,
                     type: type, applicationID: winner,
                     message:
                         "'\(type)' has conflicting owners: \(apps.joined(separator: ", ")) all claim rank Owner; \(winner) is chosen (\(winner == exporter ? "it exports the type" : "registered first"))"

@@ -4,6 +4,7 @@ extension TypeRegistry {
     ///   - type: the document's type.
     ///   - fileName: the document's name, so claims of its extension match too.
     public func handlers(for type: TypeIdentifier, fileName: String? = nil) -> HandlerRanking {
+        let type = records[type]?.identifier ?? type
         var candidates: [HandlerCandidate] = []
         var excluded: [HandlerCandidate] = []
         let name = fileName.map { Self.lastPathComponent($0).lowercased() }
@@ -108,8 +109,12 @@ extension TypeRegistry {
     /// rank and any conflict. `nil` for an identifier that is neither declared nor dynamic.
     public func explain(_ identifier: TypeIdentifier) -> TypeExplanation? {
         guard let record = record(for: identifier) else { return nil }
+        let identifier = record.identifier
         let ranking = handlers(for: identifier)
-        let conflicts = warnings.filter { $0.type == identifier }.map(\.message) + ranking.conflicts
+        // Owner conflicts are in the ranking's own words.
+        let conflicts =
+            warnings.filter { $0.type == identifier && $0.kind != .conflictingOwners }.map(\.message)
+            + ranking.conflicts
         return TypeExplanation(
             record: record, supertypes: supertypes(of: identifier),
             conformanceChains: conformanceChains(of: identifier),

@@ -152,7 +152,11 @@ import Testing
             explanation.handlers.candidates.map(\.applicationID) == [
                 "com.example.a", "com.example.b", "com.example.viewer",
             ])
-        #expect(explanation.conflicts.contains { $0.hasPrefix("conflicting owners: com.example.a and com.example.b") })
+        #expect(
+            explanation.conflicts == [
+                "conflicting owners: com.example.a and com.example.b both claim public.png at rank Owner (public.png); com.example.a wins because it was registered earlier"
+            ])
+        #expect(registry.warnings.map(\.kind) == [.conflictingOwners])
         #expect(registry.explain("com.nobody.declared") == nil)
         let dynamic = try #require(registry.explain(registry.preferredType(forFilenameExtension: "qqzz")))
         #expect(dynamic.record.origin == .dynamic)
