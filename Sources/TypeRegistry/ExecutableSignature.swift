@@ -5,7 +5,7 @@ struct ExecutableSignature {
     /// A phrase for messages: `an ELF executable`, `a script (#!/bin/sh)`.
     let evidence: String
 
-    /// Recognises ELF, PE/DOS (`MZ`), Mach-O and `#!` scripts; `nil` for anything else.
+    /// Recognises ELF, PE/DOS (`MZ` followed by binary data), Mach-O and `#!` scripts; `nil` for anything else.
     init?(_ bytes: [UInt8]) {
         if bytes.starts(with: [0x7F, 0x45, 0x4C, 0x46]) {
             self.type = .unixExecutable
@@ -14,7 +14,8 @@ struct ExecutableSignature {
             let line = bytes.prefix(64).prefix { $0 != 0x0A && $0 != 0x0D }
             self.type = .script
             self.evidence = "a script (\(String(decoding: line, as: UTF8.self)))"
-        } else if bytes.starts(with: [0x4D, 0x5A]) {
+        } else if bytes.starts(with: [0x4D, 0x5A]) && !SharedMimeInfo.looksLikeText(bytes) {
+            // "MZ" alone also starts ordinary text; a DOS/PE header is followed by binary fields.
             self.type = "com.microsoft.windows-executable"
             self.evidence = "a DOS/Windows executable"
         } else if [

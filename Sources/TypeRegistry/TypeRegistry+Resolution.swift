@@ -40,15 +40,18 @@ extension TypeRegistry {
         }
 
         // Content.
+        let isText = request.content != nil && SharedMimeInfo.looksLikeText(bytes)
+        // Text cannot be a binary program: "MZ" or an a.out number at the start of prose is a coincidence.
         let matches: [(type: TypeIdentifier, mime: String, priority: Int)] = sharedMimeInfo.sniff(bytes).compactMap {
             match in
-            type(forSharedMIMEType: match.mimeType).map { ($0, match.mimeType, match.priority) }
+            guard let type = type(forSharedMIMEType: match.mimeType) else { return nil }
+            if isText && conforms(type, to: .executable) && !isTextual(type) { return nil }
+            return (type, match.mimeType, match.priority)
         }
         let strong = matches.first { $0.priority >= Self.strongMagicPriority }
         // Weak magic (MATLAB's "%") may only confirm a name when nothing strong matched.
         let evidence = strong == nil ? matches : matches.filter { $0.priority >= Self.strongMagicPriority }
         let signature = ExecutableSignature(bytes)
-        let isText = request.content != nil && SharedMimeInfo.looksLikeText(bytes)
         if let first = matches.first {
             state.contentType = first.type
             state.contentMIMEType = first.mime

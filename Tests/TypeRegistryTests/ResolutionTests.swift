@@ -59,6 +59,9 @@ import Testing
         #expect(exe.type == "com.microsoft.windows-executable")
         #expect(exe.contradiction == nil)
         #expect(exe.isExecutable)
+        let prose = resolve("notes.txt", Array("MZ is a code, not a program.\n".utf8))
+        #expect(prose.type == .plainText)
+        #expect(prose.isSafe)
     }
 
     @Test func anELFNamedJPEGIsAContradictionAndNotSafe() throws {
