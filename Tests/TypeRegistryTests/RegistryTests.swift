@@ -107,7 +107,8 @@ import Testing
             registry.warnings.contains {
                 $0.message.contains("conformance cycle com.example.ta → com.example.tb → com.example.ta")
             })
-        #expect(registry.warnings.map(\.kind) == [.danglingParent, .conformanceCycle, .implicitParent, .implicitParent])
+        #expect(
+            registry.warnings.map(\.kind) == [.danglingParent, .conformanceCycle, .implicitParent, .implicitParent])
         #expect(registry.conforms("com.example.ta", to: "com.example.tb"))
         #expect(!registry.conforms("com.example.tb", to: "com.example.ta"))
         #expect(registry.conforms("com.example.tb", to: .item))
