@@ -7,7 +7,7 @@ public import Foundation
 /// mixed-case keys and values, a type listed as its own parent, conformance cycles, a type
 /// declared twice, `*` wildcard claims and unusable values all load, each reported in
 /// ``warnings`` with its location. Only bytes that are not a property list dictionary throw.
-public struct ApplicationManifest: Hashable, Sendable {
+public struct ApplicationManifest: Hashable, Sendable, Codable {
     /// The largest manifest accepted, in bytes.
     public static let maximumSize = 8 * 1024 * 1024
 

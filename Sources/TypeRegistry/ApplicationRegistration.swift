@@ -1,7 +1,11 @@
 public import Foundation
 
 /// A registered application: its manifest, identity and validated importer.
-public struct ApplicationRegistration: Hashable, Sendable {
+///
+/// It is `Codable`, so a registration can be stored as it is (importer paths already resolved)
+/// and loaded at the next start without the original manifest's directory. Decoding does not
+/// re-validate: store only registrations this type created.
+public struct ApplicationRegistration: Hashable, Sendable, Codable {
     /// `CFBundleIdentifier`, as declared (trimmed). Registrations compare it ignoring case.
     public let applicationID: String
     /// `CFBundleName` (or `CFBundleDisplayName`, or the identifier when neither is given).

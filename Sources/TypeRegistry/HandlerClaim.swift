@@ -1,5 +1,5 @@
 /// A cleaned-up document type claim: which files an application says it can import.
-public struct HandlerClaim: Hashable, Sendable {
+public struct HandlerClaim: Hashable, Sendable, Codable {
     /// `CFBundleTypeName`, if any.
     public var name: String?
     /// The effective role (Viewer when none is declared).

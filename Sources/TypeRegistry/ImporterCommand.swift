@@ -4,7 +4,7 @@
 /// identifier, `%%` a percent sign. They may sit inside a longer argument (`--file=%f`). Pass
 /// an absolute path for `%f`: it then starts with `/` and cannot be mistaken for an option.
 /// Running the command is the caller's business (ShareKit); this only describes it.
-public struct ImporterCommand: Hashable, Sendable {
+public struct ImporterCommand: Hashable, Sendable, Codable {
     /// The timeout used when the manifest gives none, in seconds.
     public static let defaultTimeoutSeconds: Double = 60
     /// The longest timeout a manifest may ask for, in seconds.

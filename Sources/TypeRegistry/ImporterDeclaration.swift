@@ -10,7 +10,7 @@
 /// </dict>
 /// ```
 /// ``ShareImporter/init(validating:paths:)`` checks it and resolves its paths.
-public struct ImporterDeclaration: Hashable, Sendable {
+public struct ImporterDeclaration: Hashable, Sendable, Codable {
     /// `Kind`, trimmed.
     public var kind: String?
     /// `Folder`, trimmed.

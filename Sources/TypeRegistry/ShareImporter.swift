@@ -10,7 +10,7 @@
 /// Relative paths are resolved against the manifest's directory, `~` against the home
 /// directory (see ``ImporterPaths``). Several applications may share one folder (an app group).
 /// Executing importers is ShareKit's job; this type only describes them.
-public enum ShareImporter: Hashable, Sendable {
+public enum ShareImporter: Hashable, Sendable, Codable {
     /// Copy the file into the folder.
     case copy(folder: String)
     /// Move the file into the folder.

@@ -3,7 +3,7 @@
 /// Identifiers are trimmed, extensions are lower-cased without a leading dot, MIME types are
 /// lower-cased without parameters, duplicates and unusable values are gone. The manifest
 /// parser produces these next to the as-declared ``DeclaredType`` values it reports.
-public struct TypeDeclaration: Hashable, Sendable {
+public struct TypeDeclaration: Hashable, Sendable, Codable {
     /// The declared type.
     public var identifier: TypeIdentifier
     /// Its parents, in declared order (the order matters for inherited properties).

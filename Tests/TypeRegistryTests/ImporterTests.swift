@@ -187,4 +187,16 @@ import Testing
             try ApplicationRegistration.load(manifestAt: "/nonexistent/Info.plist", homeDirectory: "/home/ada")
         }
     }
+
+    @Test func registrationsRoundTripThroughJSON() throws {
+        let notebook =
+            InspectionTests.manifest
+            + "<key>ShareImporter</key><dict><key>Kind</key><string>move</string><key>Folder</key><string>N</string></dict>"
+        for body in [Fixtures.scaryBugs, Fixtures.beerTracker, Fixtures.customFile, notebook] {
+            let registration = try Fixtures.app(body, at: 42)
+            let data = try JSONEncoder().encode(registration)
+            let decoded = try JSONDecoder().decode(ApplicationRegistration.self, from: data)
+            #expect(decoded == registration)
+        }
+    }
 }
