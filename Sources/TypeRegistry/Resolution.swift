@@ -1,0 +1,66 @@
+/// The registry's decision about a received item's type, with the evidence behind it.
+public struct Resolution: Hashable, Sendable {
+    /// What the decision rests on.
+    public enum Basis: String, Hashable, Sendable {
+        /// A directory: a package type by its extension, or a plain folder.
+        case directory
+        /// The file name (its extensions or literal name).
+        case fileName
+        /// The content (magic, an executable header, or the text heuristic).
+        case content
+        /// The sender's declared type, which the name and content did not contradict.
+        case declaredType
+        /// Nothing usable: `public.data`.
+        case fallback
+    }
+
+    /// The item's name (last path component), for matching handlers that claim extensions.
+    public let fileName: String
+    /// The chosen type: what importers are picked for.
+    public let type: TypeIdentifier
+    /// What the choice rests on.
+    public let basis: Basis
+    /// The types the name suggests, best first.
+    public let nameTypes: [TypeIdentifier]
+    /// The type the content shows by magic, if any.
+    public let contentType: TypeIdentifier?
+    /// The MIME type whose magic matched, if any.
+    public let contentMIMEType: String?
+    /// The sender's declared type, as understood (a MIME type is mapped to a type).
+    public let declaredType: TypeIdentifier?
+    /// Set when the content clearly contradicts the name; the content won.
+    public let contradiction: Contradiction?
+    /// Whether the content is a program: an ELF, PE or Mach-O executable, a `#!` script, or a type
+    /// conforming to `public.executable` or `public.script` by magic.
+    public let isExecutable: Bool
+    /// Whether the type is known and specific: not dynamic, not merely `public.data`/`public.item`.
+    public let isResolved: Bool
+    /// Whether the item may be handed to an importer: resolved, and not an executable or script
+    /// disguised as something else (by its name or by the sender's declared type).
+    public let isSafe: Bool
+    /// Things the user should know (contradictions, disguises, a rejected declared type).
+    public let warnings: [String]
+    /// Every step of the decision, for `share types resolve --explain`.
+    public let trace: [String]
+
+    /// Creates a resolution.
+    public init(
+        fileName: String, type: TypeIdentifier, basis: Basis, nameTypes: [TypeIdentifier], contentType: TypeIdentifier?,
+        contentMIMEType: String?, declaredType: TypeIdentifier?, contradiction: Contradiction?, isExecutable: Bool,
+        isResolved: Bool, isSafe: Bool, warnings: [String], trace: [String]
+    ) {
+        self.fileName = fileName
+        self.type = type
+        self.basis = basis
+        self.nameTypes = nameTypes
+        self.contentType = contentType
+        self.contentMIMEType = contentMIMEType
+        self.declaredType = declaredType
+        self.contradiction = contradiction
+        self.isExecutable = isExecutable
+        self.isResolved = isResolved
+        self.isSafe = isSafe
+        self.warnings = warnings
+        self.trace = trace
+    }
+}
