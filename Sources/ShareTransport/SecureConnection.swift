@@ -50,6 +50,30 @@ public final class SecureConnection {
         return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
     }
 
+    /// Connects to the first of `endpoints` that accepts a TCP connection (in order: the caller
+    /// ranks them), then completes the TLS handshake with it. Only connection failures move on
+    /// to the next address; a TLS failure is final.
+    /// - Throws: ``TransportError``; when every address fails, ``TransportError/unreachable(attempts:)``
+    ///   listing each one (or that address's own error when there was only one).
+    public static func connect(
+        toFirstOf endpoints: [Endpoint], context: TLSContext, connectTimeout: Duration = .seconds(10),
+        limits: ManifestLimits = .protocolV1
+    ) throws(TransportError) -> SecureConnection {
+        var failures: [TransportError] = []
+        for endpoint in endpoints {
+            let socket: TCPSocket
+            do {
+                socket = try TCPSocket.connect(to: endpoint, timeout: connectTimeout)
+            } catch {
+                failures.append(error)
+                continue
+            }
+            return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
+        }
+        if failures.count == 1 { throw failures[0] }
+        throw .unreachable(attempts: failures)
+    }
+
     /// Completes the TLS handshake as a server on an accepted socket.
     public static func accept(
         _ socket: TCPSocket, context: TLSContext, handshakeTimeout: Duration = .seconds(10),

@@ -18,6 +18,8 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     case tls(endpoint: String, TLSError)
     /// The connection was closed (by the peer, or cancelled locally).
     case closed(endpoint: String)
+    /// None of a peer's addresses could be reached; one error per address tried.
+    case unreachable(attempts: [TransportError])
 
     public var description: String {
         switch self {
@@ -34,6 +36,10 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
                 : "cannot listen on port \(port): \(errnoText(code))"
         case .tls(let endpoint, let error): "TLS with \(endpoint) failed: \(error)"
         case .closed(let endpoint): "the connection to \(endpoint) was closed"
+        case .unreachable(let attempts):
+            attempts.isEmpty
+                ? "the peer has no address to connect to"
+                : "no address of the peer could be reached: " + attempts.map(\.description).joined(separator: "; ")
         }
     }
 }

@@ -163,6 +163,26 @@ import Glibc
         }
     }
 
+    @Test func fallsBackAcrossAPeersAddresses() throws {
+        let dir = TemporaryDirectory("fallback")
+        let harness = try ReceiverHarness(in: dir)
+        FileTree.writeText(dir.at("a.txt"), "a")
+        let sender = try TestSender(in: dir)
+        let prepared = try PreparedSend.scan([dir.at("a.txt")])
+        let dead = Endpoint(host: "127.0.0.1", port: try freePort())
+        let live = try #require(Endpoint(parsing: harness.endpoint))
+        let report = try Sender.send(prepared, toFirstOf: [dead, live], identity: sender.identity, options: sender.options)
+        #expect(report.endpoint == live.description)
+        #expect(throws: SendError.self) {
+            _ = try Sender.send(prepared, toFirstOf: [dead, dead], identity: sender.identity, options: sender.options)
+        }
+        do {
+            _ = try Sender.send(prepared, toFirstOf: [dead, Endpoint(host: "::1", port: dead.port)], identity: sender.identity, options: sender.options)
+        } catch {
+            #expect("\(error)".hasPrefix("no address of the peer could be reached: nobody is receiving at \(dead)"))
+        }
+    }
+
     @Test func aWrongHashIsCaughtAndNothingIsKept() throws {
         let dir = TemporaryDirectory("hash")
         let harness = try ReceiverHarness(in: dir)

@@ -51,7 +51,7 @@ struct SendCommand: ShareCommand {
         let options = SendOptions(deviceName: node.deviceName())
         do {
             let report = try await Sender.sendAsync(
-                prepared, to: endpoint, identity: node.identity, options: options,
+                prepared, toFirstOf: [endpoint], identity: node.identity, options: options,
                 progress: { progressLine.update($0) })
             progressLine.finish()
             if json {

@@ -17,6 +17,14 @@ public enum Sender {
         _ prepared: PreparedSend, to endpoint: Endpoint, identity: Identity, options: SendOptions,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws(SendError) -> SendReport {
+        try send(prepared, toFirstOf: [endpoint], identity: identity, options: options, progress: progress)
+    }
+
+    /// Sends `prepared` to the first of `endpoints` (one peer's addresses, best first) that answers.
+    public static func send(
+        _ prepared: PreparedSend, toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) throws(SendError) -> SendReport {
         ProcessSignals.ignoreBrokenPipes()
         let started = ContinuousClock.now
         let context: TLSContext
@@ -27,27 +35,28 @@ public enum Sender {
         }
         let connection: SecureConnection
         do {
-            connection = try SecureConnection.connect(to: endpoint, context: context, connectTimeout: options.connectTimeout)
+            connection = try SecureConnection.connect(
+                toFirstOf: endpoints, context: context, connectTimeout: options.connectTimeout)
         } catch {
             throw .transport(error)
         }
         defer { connection.close() }
         if let expected = options.expectedFingerprintPrefix, !connection.peerFingerprint.matches(prefix: expected) {
             throw .identityMismatch(
-                endpoint: endpoint.description, expectedPrefix: expected, actual: connection.peerFingerprint)
+                endpoint: connection.endpoint, expectedPrefix: expected, actual: connection.peerFingerprint)
         }
         var run = SendRun(
             prepared: prepared, connection: connection, options: options, progress: progress, started: started)
-        return try run.execute(endpoint: endpoint)
+        return try run.execute()
     }
 
-    /// ``send(_:to:identity:options:progress:)`` on a dedicated thread.
+    /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread.
     public static func sendAsync(
-        _ prepared: PreparedSend, to endpoint: Endpoint, identity: Identity, options: SendOptions,
+        _ prepared: PreparedSend, toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SendError) -> SendReport {
         try await BlockingWork.run("share.send") { () throws(SendError) -> SendReport in
-            try send(prepared, to: endpoint, identity: identity, options: options, progress: progress)
+            try send(prepared, toFirstOf: endpoints, identity: identity, options: options, progress: progress)
         }
     }
 }
@@ -78,7 +87,7 @@ private struct SendRun {
         self.started = started
     }
 
-    mutating func execute(endpoint: Endpoint) throws(SendError) -> SendReport {
+    mutating func execute() throws(SendError) -> SendReport {
         connection.setTimeouts(receive: options.decisionTimeout, send: options.idleTimeout)
         perform(session.start(localName: options.deviceName, manifest: prepared.manifest))
         while outcome == nil {
@@ -110,7 +119,7 @@ private struct SendRun {
             }
             return SendReport(
                 peerName: session.peer?.name ?? "", peerFingerprint: connection.peerFingerprint,
-                endpoint: endpoint.description, items: items, files: files, bytes: manifest.totalBytes,
+                endpoint: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
                 seconds: (ContinuousClock.now - started).seconds)
         case .failure(let error):
             throw error
