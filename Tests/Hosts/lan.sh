@@ -26,6 +26,7 @@
 #                      bus sockets, configs, pids, daemon logs
 #   SHARE_LAN_SUBNET   first three octets of the hosts' IPv4 /24 (default 10.231.0);
 #                      hosts get .11, .12, ... in the order given to `up`
+#   SHARE_LAN_TRACE    append a command trace (set -x) to this file
 #   SHARE_LAN_OWNER    pid of the process that owns the LAN (default: the caller's);
 #                      `up` refuses to replace a LAN whose owner is still alive
 #
@@ -33,6 +34,17 @@
 # client (avahi-browse, libavahi-client) talks to that host's daemon, and
 # if_indextoname() sees the host's interfaces (eth0 plus lo).
 set -euo pipefail
+
+# Close every inherited descriptor but stdin, stdout and stderr (and 255, bash's own
+# handle on this script): the daemons started here outlive the script and must not keep
+# the caller's pipes open, or a caller reading our output to EOF would wait forever.
+for fd in /proc/$$/fd/*; do
+  fd=${fd##*/}
+  case $fd in 0|1|2|255) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
+done
+
+# SHARE_LAN_TRACE=FILE appends a trace of every command (set -x) to FILE.
+if [ -n "${SHARE_LAN_TRACE:-}" ]; then exec 19>>"$SHARE_LAN_TRACE"; BASH_XTRACEFD=19; set -x; fi
 
 PREFIX=${SHARE_LAN_PREFIX:-shlan}
 STATE=${SHARE_LAN_STATE:-/tmp/share-lan-$PREFIX}
@@ -70,15 +82,26 @@ our_namespaces() {
   ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^(${PREFIX}-[a-z][a-z0-9]*|${SWITCH})\$" || true
 }
 
-# Kills every process inside a namespace (all of them were started by this
-# harness or by `run`), then deletes the namespace.
+# The processes inside a namespace that still run (zombies, waiting for their parent to
+# reap them, are left out: signals cannot end them).
+live_pids() {
+  local pid state
+  for pid in $(ip netns pids "$1" 2>/dev/null || true); do
+    state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)
+    [ -n "$state" ] && [ "$state" != Z ] && echo "$pid"
+  done
+  return 0
+}
+
+# Kills every process inside a namespace (all of them were started by this harness or
+# through `run`), then deletes the namespace.
 kill_namespace() {
   local ns=$1 pids
-  pids=$(ip netns pids "$ns" 2>/dev/null || true)
+  pids=$(live_pids "$ns")
   if [ -n "$pids" ]; then
     kill -TERM $pids 2>/dev/null || true
     for _ in $(seq 30); do
-      pids=$(ip netns pids "$ns" 2>/dev/null || true)
+      pids=$(live_pids "$ns")
       [ -z "$pids" ] && break
       sleep 0.1
     done
@@ -156,7 +179,8 @@ start_dbus() {
   die "dbus-daemon on $name did not start; see $d/dbus.log"
 }
 
-start_avahi() {
+# Launches the host's avahi-daemon without waiting for it (see wait_avahi).
+launch_avahi() {
   local name=$1 d="$STATE/$1"
   [ -f "$d/avahi.log" ] && cat "$d/avahi.log" >> "$d/avahi.log.old"
   : > "$d/avahi.log"
@@ -168,12 +192,22 @@ start_avahi() {
      DBUS_SYSTEM_BUS_ADDRESS=unix:path=$d/bus exec avahi-daemon -f $d/avahi.conf --no-chroot --no-drop-root --no-rlimits" \
     >> "$d/avahi.log" 2>&1 < /dev/null &
   echo $! > "$d/avahi.pid"
+}
+
+# Waits until the host's avahi-daemon has registered its host name (about a second of probing).
+wait_avahi() {
+  local name=$1 d="$STATE/$1"
   for _ in $(seq 100); do
     grep -q 'Server startup complete' "$d/avahi.log" 2>/dev/null && return 0
     kill -0 "$(cat "$d/avahi.pid")" 2>/dev/null || break
     sleep 0.05
   done
   die "avahi-daemon on $name did not start; see $d/avahi.log"
+}
+
+start_avahi() {
+  launch_avahi "$1"
+  wait_avahi "$1"
 }
 
 stop_avahi() {
@@ -202,7 +236,7 @@ up_host() {
   echo "$SUBNET.$idx" > "$d/ipv4"
   write_configs "$name"
   start_dbus "$name"
-  start_avahi "$name"
+  launch_avahi "$name"
 }
 
 need_host() {
@@ -231,6 +265,7 @@ case "$cmd" in
     up_switch
     i=10
     for h in "$@"; do i=$((i+1)); up_host "$h" "$i"; done
+    for h in "$@"; do wait_avahi "$h"; done
     trap - ERR ;;
   run)
     [ $# -ge 2 ] || die "usage: lan.sh run NAME CMD..."
