@@ -107,7 +107,9 @@ struct ServiceAggregator {
             if case .resolved(let resolution) = instance.state { (key, resolution) } else { nil }
         }
         .sorted { lhs, rhs in
-            (lhs.0.family == .ipv4 ? 0 : 1, lhs.0.interfaceIndex) < (rhs.0.family == .ipv4 ? 0 : 1, rhs.0.interfaceIndex)
+            (lhs.0.family == .ipv4 ? 0 : 1, lhs.0.interfaceIndex) < (
+                rhs.0.family == .ipv4 ? 0 : 1, rhs.0.interfaceIndex
+            )
         }
         guard let primary = resolved.first?.1 else { return nil }
         return DiscoveredService(

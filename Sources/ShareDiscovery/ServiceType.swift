@@ -15,7 +15,8 @@ public enum ServiceType {
         }
         let body = service.dropFirst()
         let allowed = body.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
         }
         guard allowed, body.first != UInt8(ascii: "-"), body.last != UInt8(ascii: "-") else {

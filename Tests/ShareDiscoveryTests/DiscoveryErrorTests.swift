@@ -7,7 +7,9 @@ struct DiscoveryErrorTests {
     func avahiCodes() {
         #expect(AvahiErrorCode.noDaemon.rawValue == -26)
         #expect(AvahiErrorCode.noDaemon.description == "Daemon not running")
-        #expect(AvahiErrorCode.collision.description == "Local name collision" || AvahiErrorCode.collision.description == "Name collision")
+        #expect(
+            AvahiErrorCode.collision.description == "Local name collision"
+                || AvahiErrorCode.collision.description == "Name collision")
         #expect(AvahiErrorCode(rawValue: -9999).description.isEmpty == false)
     }
 
@@ -19,7 +21,8 @@ struct DiscoveryErrorTests {
         #expect(notRunning.description.contains("sudo systemctl start avahi-daemon"))
         #expect(notRunning.description.contains("avahi-daemon --daemonize"))
 
-        let noBus = DiscoveryError.systemBusUnavailable(address: "unix:path=/run/dbus/system_bus_socket", code: .noDaemon)
+        let noBus = DiscoveryError.systemBusUnavailable(
+            address: "unix:path=/run/dbus/system_bus_socket", code: .noDaemon)
         #expect(noBus.isDaemonUnavailable)
         #expect(noBus.description.contains("unix:path=/run/dbus/system_bus_socket"))
         #expect(noBus.description.contains("systemctl start dbus avahi-daemon"))

@@ -12,7 +12,9 @@ struct MultiHostDiscoveryTests {
     static func latest(_ name: String, in browser: HostProcess) -> DiscoveredService? {
         var current: DiscoveredService?
         for line in browser.lines {
-            if line.event == "appeared" || line.event == "updated", line.service?.name == name { current = line.service }
+            if line.event == "appeared" || line.event == "updated", line.service?.name == name {
+                current = line.service
+            }
             if line.event == "disappeared", line.name == name { current = nil }
         }
         return current
@@ -30,7 +32,8 @@ struct MultiHostDiscoveryTests {
             if let service = latest(name, in: browser), predicate(service) { return service }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw HarnessError(description: "\(browser.label): '\(name)' not seen as expected; output:\n\(browser.transcript)")
+        throw HarnessError(
+            description: "\(browser.label): '\(name)' not seen as expected; output:\n\(browser.transcript)")
     }
 
     @Test("A service published on host a is seen from b and c with its port, TXT and addresses")
@@ -38,7 +41,9 @@ struct MultiHostDiscoveryTests {
         let lan = try SimulatedLAN(hosts: ["a", "b", "c"])
         defer { lan.down() }
         let browsers = try ["b", "c"].map { try lan.probe(on: $0, ["browse"]) }
-        for browser in browsers { try await browser.waitFor("browsing", within: .seconds(5)) { $0.event == "browsing" } }
+        for browser in browsers {
+            try await browser.waitFor("browsing", within: .seconds(5)) { $0.event == "browsing" }
+        }
 
         let publisher = try lan.probe(on: "a", ["publish", "desk", "47321", "v=1", "fp=\(Self.fingerprint)"])
         try await publisher.waitFor("published", within: .seconds(5)) { $0.event == "published" && $0.name == "desk" }
@@ -46,12 +51,15 @@ struct MultiHostDiscoveryTests {
         let ipv4 = try lan.ipv4("a")
         let ipv6 = try lan.ipv6LinkLocal("a")
         for browser in browsers {
-            let desk = try await Self.waitForService("desk", in: browser, within: .seconds(5)) { $0.addresses.count == 2 }
+            let desk = try await Self.waitForService("desk", in: browser, within: .seconds(5)) {
+                $0.addresses.count == 2
+            }
             #expect(desk.port == 47321)
             #expect(desk.txt == ["v": "1", "fp": Self.fingerprint])
             #expect(desk.host == "a.local")
             #expect(!desk.isLocal)
-            #expect(desk.addresses.map(\.ip) == [ipv4, "\(ipv6)%eth0"], "IPv4 first, then link-local IPv6 with its scope")
+            #expect(
+                desk.addresses.map(\.ip) == [ipv4, "\(ipv6)%eth0"], "IPv4 first, then link-local IPv6 with its scope")
             #expect(desk.addresses.map(\.family) == [.ipv4, .ipv6])
             #expect(desk.addresses.allSatisfy { $0.interfaceName == "eth0" && $0.interfaceIndex > 0 })
         }
@@ -117,6 +125,8 @@ struct MultiHostDiscoveryTests {
         defer { lan.down() }
         let watcher = try lan.probe(on: "b", ["browse"])
         try await watcher.waitFor("browsing", within: .seconds(5)) { $0.event == "browsing" }
+        let localWatcher = try lan.probe(on: "a", ["browse"])
+        try await localWatcher.waitFor("browsing", within: .seconds(5)) { $0.event == "browsing" }
         let publisher = try lan.probe(on: "a", ["publish", "desk", "47321", "v=1"])
         let published = try await publisher.waitFor("published", within: .seconds(5)) { $0.event == "published" }
         let appeared = try await watcher.waitFor("appeared", within: .seconds(5)) {
@@ -141,11 +151,16 @@ struct MultiHostDiscoveryTests {
             $0.event == "appeared" && $0.service?.name == "desk"
         }
         #expect(back.line.service?.port == 47321)
+
+        // A browser on host a itself loses its daemon: it ends with a failure that says so.
+        let failure = try await localWatcher.waitFor("failure", within: .seconds(5)) { $0.event == "failure" }.line
+        #expect(failure.message?.contains("lost the connection to avahi-daemon") == true)
+        try await localWatcher.waitFor("closed", within: .seconds(5)) { $0.event == "closed" }
         publisher.closeInput()
         watcher.closeInput()
     }
 
-    @Test("Without avahi-daemon: the publisher says so with a remedy, browsing fails with 69, and the daemon's return is picked up")
+    @Test("Without avahi-daemon: publishing says so with a remedy, browsing fails (69), a later daemon is used")
     func missingDaemonIsReportedAndRecovered() async throws {
         let lan = try SimulatedLAN(hosts: ["a"])
         defer { lan.down() }
@@ -202,10 +217,12 @@ struct MultiHostDiscoveryTests {
         func summary(_ values: [Double]) -> String {
             let sorted = values.sorted()
             return String(
-                format: "min %.0f ms, median %.0f ms, max %.0f ms", sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1])
+                format: "min %.0f ms, median %.0f ms, max %.0f ms", sorted[0], sorted[sorted.count / 2],
+                sorted[sorted.count - 1])
         }
-        print("discovery latency over \(toSeen.count) trials: publish→established \(summary(toEstablished)); "
-            + "publish→seen on other host \(summary(toSeen))")
+        print(
+            "discovery latency over \(toSeen.count) trials: publish→established \(summary(toEstablished)); "
+                + "publish→seen on other host \(summary(toSeen))")
         #expect(toSeen.count == 10)
         watcher.closeInput()
     }

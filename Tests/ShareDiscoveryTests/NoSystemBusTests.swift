@@ -35,7 +35,8 @@ struct NoSystemBusTests {
     func browsingFailsWithoutBus() async throws {
         let probe = try #require(SimulatedLAN.probe)
         let snapshot = try HostProcess(
-            label: "snapshot without bus", executable: probe, arguments: ["snapshot", "2"], environment: Self.environment)
+            label: "snapshot without bus", executable: probe, arguments: ["snapshot", "2"],
+            environment: Self.environment)
         let line = try await snapshot.waitFor("error", within: .seconds(5)) { $0.event == "error" }.line
         #expect(line.unavailable == true)
         #expect(line.message?.contains("cannot reach the D-Bus system bus") == true)

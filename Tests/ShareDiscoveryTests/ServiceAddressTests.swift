@@ -22,15 +22,19 @@ struct ServiceAddressTests {
 
     @Test("Ties are broken by interface index then text, and duplicates removed")
     func stable() {
-        let addresses = [Self.v4("10.0.1.2", 3), Self.v4("10.0.0.9", 2), Self.v4("10.0.0.8", 3), Self.v4("10.0.0.9", 2)]
+        let addresses = [
+            Self.v4("10.0.1.2", 3), Self.v4("10.0.0.9", 2), Self.v4("10.0.0.8", 3), Self.v4("10.0.0.9", 2),
+        ]
         #expect(ServiceAddress.preferenceOrdered(addresses).map(\.ip) == ["10.0.0.9", "10.0.0.8", "10.0.1.2"])
     }
 
-    @Test("Link-local detection", arguments: [
-        ("fe80::1%eth0", ServiceAddress.Family.ipv6, true), ("FEBF::1", .ipv6, true), ("fec0::1", .ipv6, false),
-        ("fe8::1", .ipv6, false), ("2001:db8::1", .ipv6, false), ("169.254.0.1", .ipv4, true),
-        ("10.169.254.1", .ipv4, false),
-    ])
+    @Test(
+        "Link-local detection",
+        arguments: [
+            ("fe80::1%eth0", ServiceAddress.Family.ipv6, true), ("FEBF::1", .ipv6, true), ("fec0::1", .ipv6, false),
+            ("fe8::1", .ipv6, false), ("2001:db8::1", .ipv6, false), ("169.254.0.1", .ipv4, true),
+            ("10.169.254.1", .ipv4, false),
+        ])
     func linkLocal(_ ip: String, _ family: ServiceAddress.Family, _ expected: Bool) {
         #expect(ServiceAddress(ip: ip, family: family, interfaceName: nil, interfaceIndex: 1).isLinkLocal == expected)
     }

@@ -1,5 +1,6 @@
-@testable import ShareDiscovery
 import Testing
+
+@testable import ShareDiscovery
 
 @Suite("Merging instances into services")
 struct ServiceAggregatorTests {
@@ -23,11 +24,15 @@ struct ServiceAggregatorTests {
         #expect(aggregator.pendingCount == 2)
 
         let first = aggregator.instanceResolved(Self.v6Key, Self.resolution("fe80::1%eth0", .ipv6), isLocal: false)
-        guard case .appeared(let appeared) = try #require(first.first) else { throw HarnessError(description: "\(first)") }
+        guard case .appeared(let appeared) = try #require(first.first) else {
+            throw HarnessError(description: "\(first)")
+        }
         #expect(appeared.addresses.map(\.ip) == ["fe80::1%eth0"])
 
         let second = aggregator.instanceResolved(Self.v4Key, Self.resolution("10.0.0.7", .ipv4), isLocal: false)
-        guard case .updated(let updated) = try #require(second.first) else { throw HarnessError(description: "\(second)") }
+        guard case .updated(let updated) = try #require(second.first) else {
+            throw HarnessError(description: "\(second)")
+        }
         #expect(updated.addresses.map(\.ip) == ["10.0.0.7", "fe80::1%eth0"])
         #expect(aggregator.pendingCount == 0)
 
@@ -35,7 +40,9 @@ struct ServiceAggregatorTests {
         #expect(aggregator.instanceResolved(Self.v4Key, Self.resolution("10.0.0.7", .ipv4), isLocal: false).isEmpty)
 
         let lostV4 = aggregator.instanceRemoved(Self.v4Key)
-        guard case .updated(let shrunk) = try #require(lostV4.first) else { throw HarnessError(description: "\(lostV4)") }
+        guard case .updated(let shrunk) = try #require(lostV4.first) else {
+            throw HarnessError(description: "\(lostV4)")
+        }
         #expect(shrunk.addresses.map(\.ip) == ["fe80::1%eth0"])
         #expect(aggregator.instanceRemoved(Self.v6Key) == [.disappeared(name: "desk")])
     }
@@ -62,7 +69,8 @@ struct ServiceAggregatorTests {
         var aggregator = ServiceAggregator(type: "_share._tcp")
         aggregator.instanceAdded(Self.v6Key, isLocal: true)
         aggregator.instanceAdded(Self.v4Key, isLocal: false)
-        _ = aggregator.instanceResolved(Self.v6Key, Self.resolution("fe80::1%eth0", .ipv6, txt: ["v": "2"]), isLocal: false)
+        _ = aggregator.instanceResolved(
+            Self.v6Key, Self.resolution("fe80::1%eth0", .ipv6, txt: ["v": "2"]), isLocal: false)
         _ = aggregator.instanceResolved(Self.v4Key, Self.resolution("10.0.0.7", .ipv4, txt: ["v": "1"]), isLocal: false)
         let service = try #require(aggregator.services["desk"])
         #expect(service.txt == ["v": "1"])

@@ -16,7 +16,9 @@ struct ServiceNameTests {
         #expect(throws: DiscoveryError.self) { try ServiceName.validate(String(repeating: "é", count: 32)) }
     }
 
-    @Test("Empty names and control characters are refused", arguments: ["", "desk\n", "a\u{0}b", "\u{1b}[31mred", "x\u{7f}"])
+    @Test(
+        "Empty names and control characters are refused",
+        arguments: ["", "desk\n", "a\u{0}b", "\u{1b}[31mred", "x\u{7f}"])
     func refused(_ name: String) {
         #expect(throws: DiscoveryError.self) { try ServiceName.validate(name) }
     }
@@ -32,9 +34,14 @@ struct ServiceNameTests {
         }
     }
 
-    @Test("Service types", arguments: [("_share._tcp", true), ("_http._tcp", true), ("_x._udp", true),
-        ("share._tcp", false), ("_share._sctp", false), ("_share", false), ("_._tcp", false), ("_sh are._tcp", false),
-        ("_-share._tcp", false), ("_averyveryverylongname._tcp", false)])
+    @Test(
+        "Service types",
+        arguments: [
+            ("_share._tcp", true), ("_http._tcp", true), ("_x._udp", true),
+            ("share._tcp", false), ("_share._sctp", false), ("_share", false), ("_._tcp", false),
+            ("_sh are._tcp", false),
+            ("_-share._tcp", false), ("_averyveryverylongname._tcp", false),
+        ])
     func types(_ type: String, _ valid: Bool) {
         let accepted = (try? ServiceType.validate(type)) != nil
         #expect(accepted == valid)

@@ -44,17 +44,20 @@ struct TXTRecordTests {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             let entries = (0..<Int.random(in: 0...8, using: &generator)).map { _ in
-                (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator)
+                }
             }
             let decoded = TXTRecord.decode(entries)
             #expect(decoded.keys.allSatisfy { !$0.isEmpty && $0 == $0.lowercased() })
         }
     }
 
-    @Test("Encoding refuses what a peer could not decode", arguments: [
-        ["": "x"], ["a=b": "x"], ["k\u{1}": "x"], ["cl\u{e9}": "x"], ["fp": "1", "FP": "2"],
-        ["k": String(repeating: "x", count: 254)],
-    ])
+    @Test(
+        "Encoding refuses what a peer could not decode",
+        arguments: [
+            ["": "x"], ["a=b": "x"], ["k\u{1}": "x"], ["cl\u{e9}": "x"], ["fp": "1", "FP": "2"],
+            ["k": String(repeating: "x", count: 254)],
+        ])
     func encodeRefuses(_ attributes: [String: String]) {
         #expect(throws: DiscoveryError.self) { try TXTRecord.encode(attributes) }
     }

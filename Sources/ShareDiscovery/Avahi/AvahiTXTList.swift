@@ -29,12 +29,13 @@ final class AvahiTXTList {
         var entries: [[UInt8]] = []
         var node = list
         while let current = node {
-            let size = current.pointee.size
-            entries.append(
-                withUnsafePointer(to: &current.pointee.text) { text in
-                    text.withMemoryRebound(to: UInt8.self, capacity: size) { Array(UnsafeBufferPointer(start: $0, count: size)) }
-                })
-            node = current.pointee.next
+            let size = avahi_string_list_get_size(current)
+            if size == 0 {
+                entries.append([])
+            } else if let text = avahi_string_list_get_text(current) {
+                entries.append(Array(UnsafeBufferPointer(start: text, count: size)))
+            }
+            node = avahi_string_list_get_next(current)
         }
         return entries
     }

@@ -154,7 +154,9 @@ final class BrowserCore: @unchecked Sendable {
             resolveTimer = PollTimeout(
                 poll: poll, delay: resolveTimeout, callback: browserAllForNowCallback, userdata: userdata)
         case AVAHI_BROWSER_FAILURE:
-            let code = avahi_service_browser_get_client(browser).map { avahi_client_errno($0) } ?? AvahiErrorCode.failure.rawValue
+            let code =
+                avahi_service_browser_get_client(browser).map { avahi_client_errno($0) }
+                ?? AvahiErrorCode.failure.rawValue
             finish(.avahi(operation: "browse for \(self.type) services", code: AvahiErrorCode(rawValue: code)))
             return
         default:
@@ -240,7 +242,9 @@ private func browserCore(_ userdata: UnsafeMutableRawPointer?) -> BrowserCore {
     return Unmanaged<BrowserCore>.fromOpaque(userdata).takeUnretainedValue()
 }
 
-private func browserClientCallback(_ client: OpaquePointer?, _ state: AvahiClientState, _ userdata: UnsafeMutableRawPointer?) {
+private func browserClientCallback(
+    _ client: OpaquePointer?, _ state: AvahiClientState, _ userdata: UnsafeMutableRawPointer?
+) {
     browserCore(userdata).clientStateChanged(state)
 }
 

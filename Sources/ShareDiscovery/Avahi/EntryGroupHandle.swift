@@ -37,7 +37,8 @@ final class EntryGroupHandle {
         let list = AvahiTXTList(txt)
         let flags = AvahiPublishFlags(rawValue: AVAHI_PUBLISH_NO_COOKIE.rawValue)
         let added = avahi_entry_group_add_service_strlst(
-            pointer, AvahiConstants.anyInterface, AvahiConstants.anyProtocol, flags, name, type, nil, nil, port, list.pointer)
+            pointer, AvahiConstants.anyInterface, AvahiConstants.anyProtocol, flags, name, type, nil, nil, port,
+            list.pointer)
         guard added >= 0 else { return AvahiErrorCode(rawValue: added) }
         hasService = true
         let committed = avahi_entry_group_commit(pointer)

@@ -155,7 +155,8 @@ final class PublisherCore: @unchecked Sendable {
             group?.reset()
             register(client: client)
         case AVAHI_ENTRY_GROUP_FAILURE:
-            let code = avahi_entry_group_get_client(pointer).map { avahi_client_errno($0) } ?? AvahiErrorCode.failure.rawValue
+            let code =
+                avahi_entry_group_get_client(pointer).map { avahi_client_errno($0) } ?? AvahiErrorCode.failure.rawValue
             fail(.avahi(operation: "announce the service", code: AvahiErrorCode(rawValue: code)))
         default:
             break

@@ -11,12 +11,16 @@ final class ServiceBrowserHandle {
     /// Starts browsing for `type` in the default domain. `callback` reports instances.
     ///
     /// The corresponding C function is `avahi_service_browser_new`.
-    init(client: AvahiClientHandle, type: String, callback: AvahiServiceBrowserCallback, userdata: UnsafeMutableRawPointer)
+    init(
+        client: AvahiClientHandle, type: String, callback: AvahiServiceBrowserCallback,
+        userdata: UnsafeMutableRawPointer
+    )
         throws(DiscoveryError)
     {
         guard
             let pointer = avahi_service_browser_new(
-                client.pointer, AvahiConstants.anyInterface, AvahiConstants.anyProtocol, type, nil, AvahiLookupFlags(rawValue: 0), callback,
+                client.pointer, AvahiConstants.anyInterface, AvahiConstants.anyProtocol, type, nil,
+                AvahiLookupFlags(rawValue: 0), callback,
                 userdata)
         else {
             throw .avahi(operation: "browse for \(type) services", code: client.lastError)

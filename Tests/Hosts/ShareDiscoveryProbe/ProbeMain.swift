@@ -69,7 +69,8 @@ struct ProbeMain {
         do {
             browser = try ServiceBrowser(type: type)
         } catch {
-            ProbeOutput.emit(ProbeLine(event: "error", message: error.description, unavailable: error.isDaemonUnavailable))
+            ProbeOutput.emit(
+                ProbeLine(event: "error", message: error.description, unavailable: error.isDaemonUnavailable))
             exit(error.isDaemonUnavailable ? 69 : 1)
         }
         ProbeOutput.emit(ProbeLine(event: "browsing"))
@@ -93,7 +94,8 @@ struct ProbeMain {
             ProbeOutput.emit(ProbeLine(event: "snapshot", services: services))
             exit(0)
         } catch {
-            ProbeOutput.emit(ProbeLine(event: "error", message: error.description, unavailable: error.isDaemonUnavailable))
+            ProbeOutput.emit(
+                ProbeLine(event: "error", message: error.description, unavailable: error.isDaemonUnavailable))
             exit(error.isDaemonUnavailable ? 69 : 1)
         }
     }
@@ -108,7 +110,9 @@ struct ProbeMain {
 
     static func usage() -> Never {
         FileHandle.standardError.write(
-            Data("usage: ShareDiscoveryProbe publish NAME PORT [K=V...] | browse [TYPE] | snapshot SECONDS [TYPE]\n".utf8))
+            Data(
+                "usage: ShareDiscoveryProbe publish NAME PORT [K=V...] | browse [TYPE] | snapshot SECONDS [TYPE]\n".utf8
+            ))
         exit(64)
     }
 }

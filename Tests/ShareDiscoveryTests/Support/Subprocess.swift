@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A child process started with posix_spawn: stdin from a pipe (or /dev/null), stdout and
 /// stderr into one pipe. Foundation's `Process` is avoided on purpose: on Linux it reports
@@ -8,16 +9,15 @@ import Glibc
 /// Every pipe is close-on-exec, so no other child (nor a daemon it leaves behind) holds a
 /// child's pipe open; lan.sh also closes whatever else it inherits.
 ///
-/// `@unchecked Sendable`: the descriptors and pid are immutable; the exit status is behind a Mutex-free
-/// single `waitpid` owner (`reap`), called only from `exitStatus`, which tests call from one task.
-final class Subprocess: @unchecked Sendable {
+/// Sendable: the pid and output descriptor are immutable; the stdin descriptor and the
+/// exit status sit behind a Mutex.
+final class Subprocess: Sendable {
     /// The child's pid.
     let pid: pid_t
     /// Read end of the child's stdout+stderr.
     let output: Int32
-    /// Write end of the child's stdin, or -1 after ``closeInput()`` (or with no stdin pipe).
-    private(set) var input: Int32
-    private var status: Int32?
+    /// Write end of the child's stdin (-1 once closed or without a stdin pipe), and the exit status once reaped.
+    private let state: Mutex<(input: Int32, status: Int32?)>
 
     /// Starts `executable` with `arguments` (without argv[0]) and `environment`.
     init(executable: String, arguments: [String], environment: [String: String], stdinPipe: Bool) throws {
@@ -66,7 +66,7 @@ final class Subprocess: @unchecked Sendable {
         }
         pid = child
         output = outPipe[0]
-        input = stdinPipe ? inPipe[1] : -1
+        state = Mutex((stdinPipe ? inPipe[1] : -1, nil))
     }
 
     /// pipe(2) with both ends close-on-exec (pipe2 is not visible from Swift's Glibc module).
@@ -76,19 +76,21 @@ final class Subprocess: @unchecked Sendable {
     }
 
     deinit {
-        if status == nil, kill(pid, 0) == 0 {
+        if reap(block: false) == nil {
             kill(pid, SIGKILL)
             reap(block: true)
         }
         close(output)
-        if input >= 0 { close(input) }
+        closeInput()
     }
 
     /// Closes the child's stdin.
     func closeInput() {
-        if input >= 0 {
-            close(input)
-            input = -1
+        state.withLock { state in
+            if state.input >= 0 {
+                close(state.input)
+                state.input = -1
+            }
         }
     }
 
@@ -108,17 +110,20 @@ final class Subprocess: @unchecked Sendable {
     /// The exit status (128 + signal for a killed child), or nil while it runs and `block` is false.
     @discardableResult
     func reap(block: Bool) -> Int32? {
-        if let status { return status }
-        var raw: Int32 = 0
-        while true {
-            let result = waitpid(pid, &raw, block ? 0 : WNOHANG)
-            if result < 0, errno == EINTR { continue }
-            guard result == pid else { return nil }
-            break
+        state.withLock { state in
+            if let status = state.status { return status }
+            var raw: Int32 = 0
+            while true {
+                let result = waitpid(pid, &raw, block ? 0 : WNOHANG)
+                if result < 0, errno == EINTR { continue }
+                guard result == pid else { return nil }
+                break
+            }
+            let signal = raw & 0x7f
+            let status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+            state.status = status
+            return status
         }
-        let signal = raw & 0x7f
-        status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-        return status
     }
 
     /// Sends SIGTERM if the child still runs.
