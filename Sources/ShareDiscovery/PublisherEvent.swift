@@ -5,12 +5,14 @@ public enum PublisherEvent: Sendable, Hashable {
     /// Another host (or another program here) already uses the name: the service is being
     /// announced again under `to`. A ``published(name:)`` follows once it is established.
     case renamed(from: String, to: String)
-    /// avahi-daemon or D-Bus is not reachable, so the service is not discoverable; the error
-    /// says why and how to fix it. The publisher keeps trying and reports
-    /// ``daemonReturned`` when the daemon is back. Reported again only if the reason changes.
+    /// The service is not discoverable for now: avahi-daemon or D-Bus is not reachable (or
+    /// the daemon withdrew the records). The error says why and how to fix it. The publisher
+    /// keeps trying and reports ``daemonReturned`` when the daemon is back. Reported once per
+    /// outage, with the first reason seen.
     case daemonUnavailable(DiscoveryError)
     /// avahi-daemon is reachable again; the service is being announced again.
     case daemonReturned
-    /// Avahi refused the service for good (not a daemon outage); the publisher stops trying.
+    /// Avahi refused the service itself when it was added (not a daemon outage), or no free
+    /// name was found; the publisher stops trying.
     case failed(DiscoveryError)
 }

@@ -155,9 +155,15 @@ final class PublisherCore: @unchecked Sendable {
             group?.reset()
             register(client: client)
         case AVAHI_ENTRY_GROUP_FAILURE:
+            // The daemon withdrew the records for a reason of its own: not discoverable for
+            // now; start over with a fresh connection after a pause (the timer frees the
+            // group, not this callback of the group's own).
             let code =
-                avahi_entry_group_get_client(pointer).map { avahi_client_errno($0) } ?? AvahiErrorCode.failure.rawValue
-            fail(.avahi(operation: "announce the service", code: AvahiErrorCode(rawValue: code)))
+                avahi_entry_group_get_client(pointer).map { avahi_client_errno($0) }
+                ?? AvahiErrorCode.failure.rawValue
+            reportUnavailable(.avahi(operation: "announce the service", code: AvahiErrorCode(rawValue: code)))
+            reconnectTimer = PollTimeout(
+                poll: poll, delay: Self.busRetryDelay, callback: publisherReconnectCallback, userdata: userdata)
         default:
             break
         }
