@@ -67,7 +67,10 @@ let package = Package(
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
-        .testTarget(name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport"]),
+        .testTarget(
+            name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),
+        // Runs inside simulated LAN hosts (Tests/Hosts/lan.sh) for the multi-host discovery tests.
+        .executableTarget(name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
         .testTarget(
             name: "ShareKitTests",
             dependencies: ["ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport"]

@@ -1,1 +1,0 @@
-// ShareDiscovery: see docs/ARCHITECTURE.md.
