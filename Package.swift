@@ -55,7 +55,9 @@ let package = Package(
         ),
         .target(
             name: "ShareCLI",
-            dependencies: ["ShareKit", "ShareTransport", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry"]
+            dependencies: [
+                "ShareKit", "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
+            ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 

@@ -16,6 +16,7 @@ OPTIONS:
 
 SUBCOMMANDS:
   receive                 Accept documents from nearby machines.
+  peers                   List the receivers nearby.
   send                    Send files and folders to a receiver.
   identity                Show this machine's device name and fingerprint.
 
@@ -33,19 +34,26 @@ EXIT CODES:
 OVERVIEW: Send files and folders to a receiver.
 
 Sends any mix of files and folders in one transfer. A folder is sent as one
-document (a bundle) with its relative paths, empty folders, permissions and
-modification times; a symbolic link inside it is kept only when it points inside
-the folder. The receiver checks every file's SHA-256 before it keeps anything.
+document (a \\ bundle) with its relative paths, empty folders, permissions and
+modification times; a \\ symbolic link inside it is kept only when it points
+inside the folder. The receiver checks \\ every file's SHA-256 before it keeps
+anything.
 
-USAGE: share send <path> ... --to <peer> [--json]
+PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a
+prefix of \\ a peer's fingerprint, or HOST:PORT. A peer found by name must
+present the key whose \\ fingerprint it advertises, or nothing is sent. Several
+--to send the same documents to \\ several peers at once.
+
+USAGE: share send <path> ... --to <peer> [--to <peer> ...] [--json]
 
 ARGUMENTS:
   <path> ...              Files and folders to send.
 
 OPTIONS:
-  --to <peer>             The receiver, as HOST:PORT (e.g. 192.168.1.20:47321 or
-                          [fe80::1%eth0]:47321).
-  --json                  Print the result as a JSON object.
+  --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
+                          (e.g. 192.168.1.20:47321). Repeat to send to several.
+  --json                  Print the result as JSON, one object per peer and
+                          line.
   -h, --help              Show help information.
 
 """

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func subcommandHelpIsTheSameThreeWays() {
-        for command in ["send", "receive", "identity"] {
+        for command in ["send", "receive", "peers", "identity"] {
             let forms = [[command, "--help"], [command, "-h"], ["help", command]].map { ShareBinary.run($0, environment: env) }
             #expect(forms.allSatisfy { $0.status == 0 && $0.stderr.isEmpty }, "\(command)")
             #expect(forms[0].stdout == forms[1].stdout && forms[1].stdout == forms[2].stdout, "\(command)")
@@ -38,7 +38,7 @@ import Testing
                 ["send", "a.txt"],
                 """
                 Error: Missing expected option '--to <peer>'
-                Usage: share send <path> ... --to <peer> [--json]
+                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -47,7 +47,7 @@ import Testing
                 ["send", "--to", "10.0.0.1:47321"],
                 """
                 Error: Missing expected argument '<path> ...'
-                Usage: share send <path> ... --to <peer> [--json]
+                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -56,7 +56,7 @@ import Testing
                 ["send", "a.txt", "--tou", "10.0.0.1:47321"],
                 """
                 Error: Unknown option '--tou'. Did you mean '--to'?
-                Usage: share send <path> ... --to <peer> [--json]
+                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -65,17 +65,17 @@ import Testing
                 ["send", "a.txt", "--to"],
                 """
                 Error: Missing value for '--to <peer>'
-                Usage: share send <path> ... --to <peer> [--json]
+                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
                   See 'share send --help' for more information.
 
                 """
             ),
             (
-                ["send", "a.txt", "--to", "desk"],
+                ["peers", "--wait", "2", "--watch"],
                 """
-                Error: 'desk' is not HOST:PORT (e.g. 192.168.1.20:47321)
-                Usage: share send <path> ... --to <peer> [--json]
-                  See 'share send --help' for more information.
+                Error: --wait and --watch cannot be used together
+                Usage: share peers [--wait <seconds>] [--watch] [--json]
+                  See 'share peers --help' for more information.
 
                 """
             ),
@@ -118,7 +118,7 @@ import Testing
             (
                 ["frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, send, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 
@@ -127,7 +127,7 @@ import Testing
             (
                 ["help", "frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, send, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 

@@ -1,17 +1,18 @@
 import Foundation
 import ShareDiscovery
+import ShareTestSupport
 import Testing
 
 /// Discovery between simulated hosts (network namespaces, each with its own D-Bus and
 /// avahi-daemon), through the real library running inside each host (ShareDiscoveryProbe).
-@Suite(.serialized, .enabled(if: SimulatedLAN.shouldRun, SimulatedLAN.skipNote))
+@Suite(.serialized, .enabled(if: SimulatedLAN.probeShouldRun, SimulatedLAN.skipNote))
 struct MultiHostDiscoveryTests {
     static let fingerprint = "0123456789abcdef0123456789abcdef"
 
     /// The newest state of `name` reported by a browser, or nil if it is gone or never came.
     static func latest(_ name: String, in browser: HostProcess) -> DiscoveredService? {
         var current: DiscoveredService?
-        for line in browser.lines {
+        for line in browser.probeLines {
             if line.event == "appeared" || line.event == "updated", line.service?.name == name {
                 current = line.service
             }
@@ -86,7 +87,7 @@ struct MultiHostDiscoveryTests {
         let newName = try #require(renamed.name)
         #expect(newName != "desk")
         try await second.waitFor("published", within: .seconds(5)) { $0.event == "published" && $0.name == newName }
-        #expect(!first.lines.contains { $0.event == "renamed" }, "the first publisher keeps its name")
+        #expect(!first.probeLines.contains { $0.event == "renamed" }, "the first publisher keeps its name")
 
         let snapshot = try lan.probe(on: "c", ["snapshot", "3"])
         let services = try #require(

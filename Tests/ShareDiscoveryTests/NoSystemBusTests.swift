@@ -1,4 +1,5 @@
 import Foundation
+import ShareTestSupport
 import Testing
 
 /// Discovery with a D-Bus address that leads nowhere: needs no namespaces, only the probe.

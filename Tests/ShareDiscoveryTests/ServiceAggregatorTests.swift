@@ -1,3 +1,4 @@
+import ShareTestSupport
 import Testing
 
 @testable import ShareDiscovery

@@ -3,6 +3,7 @@ enum CommandTable {
     /// Command types by path (`share send` -> SendCommand).
     nonisolated(unsafe) static let commands: [String: any ShareCommand.Type] = [
         "share receive": ReceiveCommand.self,
+        "share peers": PeersCommand.self,
         "share send": SendCommand.self,
         "share identity": IdentityCommand.self,
         "share identity set-name": IdentitySetNameCommand.self,
@@ -17,7 +18,7 @@ enum CommandTable {
             and folders over mutually authenticated TLS 1.3. A folder is sent as one document (a bundle) \
             and lands whole or not at all; every file is checked with SHA-256 before it is kept.
             """,
-        subcommands: [ReceiveCommand.spec, SendCommand.spec, IdentityCommand.spec],
+        subcommands: [ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, IdentityCommand.spec],
         runnable: false,
         extraSections: [
             (

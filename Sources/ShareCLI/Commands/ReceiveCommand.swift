@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ShareDiscovery
 import ShareDocuments
 import ShareKit
 import ShareTLS
@@ -16,7 +17,8 @@ struct ReceiveCommand: ShareCommand {
         name: "receive",
         abstract: "Accept documents from nearby machines.",
         discussion: """
-            Listens for senders (TLS 1.3; both sides present a certificate) and stores what it accepts \
+            Listens for senders (TLS 1.3; both sides present a certificate), makes this machine \
+            visible nearby through avahi-daemon (DNS-SD, _share._tcp), and stores what it accepts \
             in the receive folder. Every file is checked against the sender's SHA-256 and written to a \
             staging folder first; each document appears under its final name whole or not at all, and \
             an existing name is never overwritten ('Report (2).pdf').
@@ -27,6 +29,7 @@ struct ReceiveCommand: ShareCommand {
             """,
         options: [
             .value("port", "port", help: "TCP port to listen on (default \(ReceiverConfiguration.defaultPort); 0 picks a free one)."),
+            .value("name", "name", help: "The name to be seen as (default: the configured name, else the host name)."),
             .value("dir", "folder", help: "Where to store documents (default: your download folder, e.g. ~/Downloads)."),
             .value("accept", "policy", help: "ask (default): ask for each offer; all: accept every offer."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
@@ -37,6 +40,7 @@ struct ReceiveCommand: ShareCommand {
     enum Policy: String { case ask, all }
 
     let port: UInt16
+    let name: String?
     let directory: String?
     let policy: Policy
     let once: Bool
@@ -45,6 +49,10 @@ struct ReceiveCommand: ShareCommand {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
         directory = parsed.value("dir")
+        name = parsed.value("name")
+        if let name, let problem = DeviceName.problem(with: name) {
+            throw parsed.usageError("Invalid name '\(name)': \(problem)")
+        }
         policy = Policy(rawValue: try parsed.choice("accept", ["ask", "all"]) ?? "ask")!
         once = parsed.flag("once")
         json = parsed.flag("json")
@@ -53,7 +61,7 @@ struct ReceiveCommand: ShareCommand {
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
         let node = try NodeLoader.load(context.paths)
-        let name = node.deviceName()
+        let name = node.deviceName(explicit: self.name)
         let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
         let state = ReceiveState(console: console, json: json, once: once, home: context.paths.home)
         let prompter = Prompter(console: console)
@@ -82,12 +90,25 @@ struct ReceiveCommand: ShareCommand {
             console.line("Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)).")
             console.line("Saving to \(DisplayPath.abbreviate(destination, home: context.paths.home)). Press Ctrl-C to stop.")
         }
+        let advertiser: ReceiverAdvertiser?
+        do {
+            advertiser = try ReceiverAdvertiser(name: name, port: receiver.port, fingerprint: fingerprint)
+        } catch {
+            state.warning("not discoverable: \(error) Senders can still use --to HOST:\(receiver.port).")
+            advertiser = nil
+        }
+        let publishing = Task { [advertiser] in
+            guard let advertiser else { return }
+            for await event in advertiser.events { state.published(event, port: receiver.port) }
+        }
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
             state.interrupted.withLock { $0 = signal }
             receiver.stop()
         }
         await receiver.runAsync()
         receiver.waitForTransfers()
+        advertiser?.close()
+        publishing.cancel()
         signals.cancel()
         if let signal = state.interrupted.withLock({ $0 }) {
             state.clearProgress()
@@ -146,6 +167,34 @@ final class ReceiveState: Sendable {
     }
 
     func clearProgress() { progressLine.finish() }
+
+    /// Reports what happened to the DNS-SD publication.
+    func published(_ event: PublisherEvent, port: UInt16) {
+        func emit(_ fields: [(String, JSON)]) { console.line(JSON.object(fields).text()) }
+        switch event {
+        case .published(let name):
+            if json { emit([("event", .string("published")), ("name", .string(name))]) } else {
+                console.line("Visible nearby as \"\(TerminalText.safe(name))\".")
+            }
+        case .renamed(let from, let to):
+            if json { emit([("event", .string("renamed")), ("from", .string(from)), ("to", .string(to))]) } else {
+                console.line("The name \"\(TerminalText.safe(from))\" is taken nearby; visible as \"\(TerminalText.safe(to))\" instead.")
+            }
+        case .daemonUnavailable(let error), .failed(let error):
+            if json { emit([("event", .string("not-discoverable")), ("reason", .string(error.description))]) } else {
+                warning("not discoverable: \(error) Senders can still use --to HOST:\(port).")
+            }
+        case .daemonReturned:
+            if json { emit([("event", .string("discoverable-again"))]) } else {
+                console.line("avahi-daemon is available again; publishing.")
+            }
+        }
+    }
+
+    func warning(_ text: String) {
+        clearProgress()
+        console.warning(text)
+    }
 
     func notice(_ text: String) {
         clearProgress()

@@ -15,8 +15,12 @@ final class ProgressLine: Sendable {
 
     /// Redraws the line.
     func update(_ progress: TransferProgress) {
+        draw(Self.format(label: label, progress))
+    }
+
+    /// Redraws the line with `text`.
+    func draw(_ text: String) {
         guard console.stderrIsTerminal else { return }
-        let text = Self.format(label: label, progress)
         drawn.withLock { drawn in
             drawn = true
             console.err("\r\u{1B}[K" + text)

@@ -1,4 +1,4 @@
-import Glibc
+public import Glibc
 import Synchronization
 
 /// A child process started with posix_spawn: stdin from a pipe (or /dev/null), stdout and
@@ -11,19 +11,28 @@ import Synchronization
 ///
 /// Sendable: the pid and output descriptor are immutable; the stdin descriptor and the
 /// exit status sit behind a Mutex.
-final class Subprocess: Sendable {
+public final class Subprocess: Sendable {
     /// The child's pid.
-    let pid: pid_t
-    /// Read end of the child's stdout+stderr.
-    let output: Int32
+    public let pid: pid_t
+    /// Read end of the child's stdout (and stderr, unless it has its own pipe).
+    public let output: Int32
+    /// Read end of the child's stderr when `separateStandardError` was asked for, else -1.
+    public let errorOutput: Int32
     /// Write end of the child's stdin (-1 once closed or without a stdin pipe), and the exit status once reaped.
     private let state: Mutex<(input: Int32, status: Int32?)>
 
     /// Starts `executable` with `arguments` (without argv[0]) and `environment`.
-    init(executable: String, arguments: [String], environment: [String: String], stdinPipe: Bool) throws {
+    public init(
+        executable: String, arguments: [String], environment: [String: String], stdinPipe: Bool,
+        separateStandardError: Bool = false
+    ) throws {
+        // Writing to a child that has exited must be an error, not a SIGPIPE that ends the tests.
+        Glibc.signal(SIGPIPE, SIG_IGN)
         var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
         var inPipe: [Int32] = [-1, -1]
         try Self.makePipe(&outPipe)
+        if separateStandardError { try Self.makePipe(&errPipe) }
         if stdinPipe { try Self.makePipe(&inPipe) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -34,7 +43,7 @@ final class Subprocess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, separateStandardError ? errPipe[1] : outPipe[1], 2)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -58,14 +67,17 @@ final class Subprocess: Sendable {
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(outPipe[1])
+        if separateStandardError { close(errPipe[1]) }
         if stdinPipe { close(inPipe[0]) }
         guard result == 0 else {
             close(outPipe[0])
+            if separateStandardError { close(errPipe[0]) }
             if stdinPipe { close(inPipe[1]) }
             throw HarnessError(description: "cannot start \(executable): \(String(cString: strerror(result)))")
         }
         pid = child
         output = outPipe[0]
+        errorOutput = separateStandardError ? errPipe[0] : -1
         state = Mutex((stdinPipe ? inPipe[1] : -1, nil))
     }
 
@@ -81,11 +93,12 @@ final class Subprocess: Sendable {
             reap(block: true)
         }
         close(output)
+        if errorOutput >= 0 { close(errorOutput) }
         closeInput()
     }
 
     /// Closes the child's stdin.
-    func closeInput() {
+    public func closeInput() {
         state.withLock { state in
             if state.input >= 0 {
                 close(state.input)
@@ -95,7 +108,7 @@ final class Subprocess: Sendable {
     }
 
     /// Reads the output until EOF (blocking).
-    func readToEnd() -> [UInt8] {
+    public func readToEnd() -> [UInt8] {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -109,7 +122,7 @@ final class Subprocess: Sendable {
 
     /// The exit status (128 + signal for a killed child), or nil while it runs and `block` is false.
     @discardableResult
-    func reap(block: Bool) -> Int32? {
+    public func reap(block: Bool) -> Int32? {
         state.withLock { state in
             if let status = state.status { return status }
             var raw: Int32 = 0
@@ -126,8 +139,27 @@ final class Subprocess: Sendable {
         }
     }
 
+    /// Writes `text` to the child's stdin.
+    public func write(_ text: String) {
+        state.withLock { state in
+            guard state.input >= 0 else { return }
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let count = bytes.withUnsafeBytes { Glibc.write(state.input, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                bytes = bytes.dropFirst(count)
+            }
+        }
+    }
+
+    /// Sends `signal` if the child still runs.
+    public func signal(_ number: Int32) {
+        if reap(block: false) == nil { kill(pid, number) }
+    }
+
     /// Sends SIGTERM if the child still runs.
-    func terminate() {
+    public func terminate() {
         if reap(block: false) == nil { kill(pid, SIGTERM) }
     }
 }

@@ -1,24 +1,34 @@
-import Foundation
+public import Foundation
 import Glibc
 import Synchronization
 
-/// A process running on a simulated host (usually ShareDiscoveryProbe), whose output
-/// lines are collected as they arrive by a reader thread of its own.
+/// A process running on a simulated host (or locally), whose output lines are collected as they
+/// arrive by a reader thread of its own.
 ///
 /// `@unchecked Sendable`: `child` is thread-safe for the calls made here (descriptors and pid
 /// are immutable; exit status is polled from one task at a time); the collected output sits
 /// behind a Mutex.
-final class HostProcess: @unchecked Sendable {
+public final class HostProcess: @unchecked Sendable {
     /// What the process is, for messages ("publish on a").
-    let label: String
+    public let label: String
     private let child: Subprocess
-    private let output = Mutex<(lines: [ProbeLine], raw: [String], ended: Bool)>(([], [], false))
+    private let output = Mutex<(lines: [String], errors: [String], ended: Bool)>(([], [], false))
 
-    /// Starts `executable` with `arguments`; stdout and stderr are collected line by line.
-    init(label: String, executable: String, arguments: [String], environment: [String: String]) throws {
+    /// Starts `executable` with `arguments`; stdout is collected line by line, and stderr too
+    /// (merged into stdout unless `separateStandardError`).
+    public init(
+        label: String, executable: String, arguments: [String], environment: [String: String],
+        separateStandardError: Bool = false
+    ) throws {
         self.label = label
-        child = try Subprocess(executable: executable, arguments: arguments, environment: environment, stdinPipe: true)
-        let descriptor = child.output
+        child = try Subprocess(
+            executable: executable, arguments: arguments, environment: environment, stdinPipe: true,
+            separateStandardError: separateStandardError)
+        startReader(child.output, errors: false)
+        if separateStandardError { startReader(child.errorOutput, errors: true) }
+    }
+
+    private func startReader(_ descriptor: Int32, errors: Bool) {
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
             var pending: [UInt8] = []
@@ -28,12 +38,12 @@ final class HostProcess: @unchecked Sendable {
                 guard count > 0 else { break }
                 pending.append(contentsOf: buffer[0..<count])
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    record(Data(pending[..<newline]))
+                    record(Data(pending[..<newline]), errors: errors)
                     pending.removeSubrange(...newline)
                 }
             }
-            if !pending.isEmpty { record(Data(pending)) }
-            output.withLock { $0.ended = true }
+            if !pending.isEmpty { record(Data(pending), errors: errors) }
+            if !errors { output.withLock { $0.ended = true } }
         }
     }
 
@@ -41,33 +51,36 @@ final class HostProcess: @unchecked Sendable {
         child.terminate()
     }
 
-    private func record(_ data: Data) {
+    private func record(_ data: Data, errors: Bool) {
         let text = String(decoding: data, as: UTF8.self)
-        let line = try? JSONDecoder().decode(ProbeLine.self, from: data)
         output.withLock { output in
-            output.raw.append(text)
-            if let line { output.lines.append(line) }
+            if errors { output.errors.append(text) } else { output.lines.append(text) }
         }
     }
 
     /// The process id.
-    var pid: Int32 { child.pid }
+    public var pid: Int32 { child.pid }
 
-    /// Every probe line so far.
-    var lines: [ProbeLine] { output.withLock { $0.lines } }
+    /// Every stdout line so far (with stderr, unless it was kept separate).
+    public var lines: [String] { output.withLock { $0.lines } }
+
+    /// Every stderr line so far, when stderr is kept separate.
+    public var errorLines: [String] { output.withLock { $0.errors } }
 
     /// Everything printed so far, for failure messages.
-    var transcript: String { output.withLock { $0.raw.joined(separator: "\n") } }
+    public var transcript: String {
+        output.withLock { ($0.lines + ($0.errors.isEmpty ? [] : ["-- stderr --"] + $0.errors)).joined(separator: "\n") }
+    }
 
-    /// Waits until a line after index `after` satisfies `predicate`.
+    /// Waits until a stdout line after index `after` satisfies `predicate`.
     ///
     /// - Returns: the line's index and the line.
     /// - Throws: ``HarnessError`` with the transcript when `timeout` passes first or the
     ///   output ends without such a line.
     @discardableResult
-    func waitFor(
-        _ what: String, after: Int = -1, within timeout: Duration, where predicate: (ProbeLine) -> Bool
-    ) async throws -> (index: Int, line: ProbeLine) {
+    public func waitForLine(
+        _ what: String, after: Int = -1, within timeout: Duration, where predicate: (String) -> Bool
+    ) async throws -> (index: Int, line: String) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
@@ -84,13 +97,18 @@ final class HostProcess: @unchecked Sendable {
         }
     }
 
-    /// Closes the process's stdin: the probe then closes its publisher or browser and exits.
-    func closeInput() {
+    /// Writes to the process's stdin.
+    public func write(_ text: String) {
+        child.write(text)
+    }
+
+    /// Closes the process's stdin.
+    public func closeInput() {
         child.closeInput()
     }
 
     /// Waits for the process to exit and returns its status, or nil after `timeout`.
-    func exitStatus(within timeout: Duration) async -> Int32? {
+    public func exitStatus(within timeout: Duration) async -> Int32? {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
@@ -100,8 +118,13 @@ final class HostProcess: @unchecked Sendable {
         }
     }
 
+    /// Sends a signal if the process still runs.
+    public func signal(_ number: Int32) {
+        child.signal(number)
+    }
+
     /// Stops the process (SIGTERM) if it still runs.
-    func terminate() {
+    public func terminate() {
         child.terminate()
     }
 }

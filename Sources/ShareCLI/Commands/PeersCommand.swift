@@ -1,0 +1,215 @@
+import Foundation
+import ShareDiscovery
+import ShareKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `share peers`: lists receivers nearby.
+struct PeersCommand: ShareCommand {
+    static let spec = CommandSpec(
+        name: "peers",
+        abstract: "List the receivers nearby.",
+        discussion: """
+            Asks the system's avahi-daemon (DNS-SD) for machines running 'share receive' and lists \
+            each one's name, host, addresses, port and fingerprint prefix, whether this machine already \
+            knows it, and which one is this machine's own receiver. By default it waits until Avahi \
+            has reported what it knows, prints, and exits; --watch prints peers as they appear and \
+            disappear until interrupted.
+            """,
+        options: [
+            .value("wait", "seconds", help: "Listen this long before printing (default: until Avahi has reported its cache)."),
+            .flag("watch", help: "Print peers as they appear and disappear, until interrupted."),
+            .flag("json", help: "Print JSON: an array of peers (with --watch: one event per line)."),
+        ]
+    )
+
+    let wait: Int?
+    let watch: Bool
+    let json: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        wait = try parsed.integer("wait", in: 0...3600)
+        watch = parsed.flag("watch")
+        json = parsed.flag("json")
+        if watch && wait != nil { throw parsed.usageError("--wait and --watch cannot be used together") }
+    }
+
+    func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let node = try NodeLoader.load(context.paths)
+        if watch { return try await watchPeers(node: node, console: context.console) }
+        let services: [DiscoveredService]
+        do {
+            if let wait {
+                services = try await PeerScan.listen(for: .seconds(wait))
+            } else {
+                services = try await ServiceBrowser.snapshot(timeout: .seconds(5))
+            }
+        } catch {
+            throw PeerScan.cliError(error)
+        }
+        let peers: [NearbyPeer]
+        do {
+            peers = try PeerDirectory.nearby(services, node: node)
+        } catch {
+            throw CLIError(error.description)
+        }
+        if json {
+            context.console.line(JSON.array(peers.map(PeerJSON.peer)).pretty())
+        } else if peers.isEmpty {
+            context.console.line("No receivers found nearby.")
+        } else {
+            context.console.out(PeerTable.render(peers))
+        }
+        return ExitCode.success
+    }
+
+    private func watchPeers(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
+        let browser: ServiceBrowser
+        do {
+            browser = try ServiceBrowser()
+        } catch {
+            throw PeerScan.cliError(error)
+        }
+        let interrupted = Mutex<Int32?>(nil)
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            interrupted.withLock { $0 = signal }
+            browser.close()
+        }
+        defer { signals.cancel() }
+        var shown = Set<String>()
+        for await event in browser.events {
+            switch event {
+            case .appeared(let service), .updated(let service):
+                let peer: NearbyPeer
+                do {
+                    peer = try PeerDirectory.nearby([service], node: node)[0]
+                } catch {
+                    throw CLIError(error.description)
+                }
+                let isNew = shown.insert(service.name).inserted
+                if json {
+                    console.line(JSON.object([("event", .string(isNew ? "appeared" : "updated")), ("peer", PeerJSON.peer(peer))]).text())
+                } else if isNew {
+                    console.line("+ " + PeerTable.summary(peer))
+                }
+            case .disappeared(let name):
+                shown.remove(name)
+                if json {
+                    console.line(JSON.object([("event", .string("disappeared")), ("name", .string(name))]).text())
+                } else {
+                    console.line("- \(TerminalText.safe(name))")
+                }
+            case .allForNow:
+                if json { console.line(JSON.object([("event", .string("all-for-now"))]).text()) }
+            case .failure(let error):
+                throw PeerScan.cliError(error)
+            }
+        }
+        if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
+        return ExitCode.success
+    }
+}
+
+/// Browsing helpers shared by `peers` and `send`.
+enum PeerScan {
+    /// Collects services for `duration`.
+    static func listen(for duration: Duration) async throws(DiscoveryError) -> [DiscoveredService] {
+        let browser = try ServiceBrowser()
+        let deadline = Task {
+            try? await Task.sleep(for: duration)
+            browser.close()
+        }
+        defer { deadline.cancel() }
+        var services: [String: DiscoveredService] = [:]
+        for await event in browser.events {
+            switch event {
+            case .appeared(let service), .updated(let service): services[service.name] = service
+            case .disappeared(let name): services[name] = nil
+            case .allForNow: break
+            case .failure(let error): throw error
+            }
+        }
+        return services.values.sorted { $0.name < $1.name }
+    }
+
+    /// The CLI error for a discovery failure: exit 69 when avahi-daemon or D-Bus is unavailable.
+    static func cliError(_ error: DiscoveryError) -> CLIError {
+        CLIError(error.description, exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
+    }
+}
+
+/// The JSON shape of a peer in `share peers --json`.
+enum PeerJSON {
+    static func peer(_ peer: NearbyPeer) -> JSON {
+        .object([
+            ("name", .string(peer.name)),
+            ("host", .string(peer.service.host)),
+            ("port", .int(Int64(peer.service.port))),
+            ("addresses", .array(peer.service.addresses.map { address in
+                .object([
+                    ("address", .string(address.ip)),
+                    ("family", .string(address.family.rawValue)),
+                    ("interface", address.interfaceName.map { .string($0) } ?? .null),
+                ])
+            })),
+            ("fingerprint", peer.fingerprintPrefix.map { .string($0) } ?? .null),
+            ("version", peer.service.txt["v"].map { .string($0) } ?? .null),
+            ("known", .bool(peer.isKnown)),
+            ("self", .bool(peer.isSelf)),
+        ])
+    }
+}
+
+/// The human table of `share peers`.
+enum PeerTable {
+    static func render(_ peers: [NearbyPeer]) -> String {
+        let headers = ["NAME", "HOST", "PORT", "FINGERPRINT", "ADDRESSES", ""]
+        let rows = peers.map { peer in
+            [
+                TerminalText.safe(peer.name), TerminalText.safe(peer.service.host), String(peer.service.port),
+                fingerprint(peer), addresses(peer), status(peer),
+            ]
+        }
+        var widths = headers.map(\.count)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in index == cells.count - 1 ? cell : cell.rightPadded(widths[index]) }
+                .joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+        }
+        return line(headers) + rows.map(line).joined()
+    }
+
+    static func summary(_ peer: NearbyPeer) -> String {
+        let note = status(peer)
+        return "\(TerminalText.safe(peer.name))  \(TerminalText.safe(peer.service.host)):\(peer.service.port)  "
+            + "\(fingerprint(peer))  \(addresses(peer))" + (note.isEmpty ? "" : "  \(note)")
+    }
+
+    static func fingerprint(_ peer: NearbyPeer) -> String {
+        guard let prefix = peer.fingerprintPrefix else { return "(none)" }
+        return stride(from: 0, to: 16, by: 4).map { offset in
+            let start = prefix.index(prefix.startIndex, offsetBy: offset)
+            return String(prefix[start..<prefix.index(start, offsetBy: 4)]).uppercased()
+        }.joined(separator: " ")
+    }
+
+    static func addresses(_ peer: NearbyPeer) -> String {
+        peer.service.addresses.map { TerminalText.safe($0.ip) }.joined(separator: ", ")
+    }
+
+    static func status(_ peer: NearbyPeer) -> String {
+        if peer.isSelf { return "this machine" }
+        return peer.isKnown ? "known" : ""
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}

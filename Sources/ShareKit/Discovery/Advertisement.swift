@@ -1,0 +1,23 @@
+public import ShareTLS
+
+/// What a receiver advertises in DNS-SD (docs/PROTOCOL.md §9): the protocol version and a
+/// prefix of its fingerprint, nothing personal.
+public enum Advertisement {
+    /// Hex digits of the fingerprint advertised in TXT `fp`.
+    public static let fingerprintPrefixLength = 32
+    /// The protocol version advertised in TXT `v`.
+    public static let protocolVersion = "1"
+
+    /// The TXT record for a receiver with `fingerprint`.
+    public static func txt(for fingerprint: Fingerprint) -> [String: String] {
+        ["v": protocolVersion, "fp": fingerprint.prefix(fingerprintPrefixLength)]
+    }
+
+    /// The advertised fingerprint prefix if it is well formed (16 to 64 hex digits), else nil.
+    public static func fingerprintPrefix(in txt: [String: String]) -> String? {
+        guard let value = txt["fp"]?.lowercased(), (16...64).contains(value.count),
+            value.allSatisfy({ $0.isHexDigit })
+        else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,31 @@
+public import ShareDiscovery
+public import ShareTransport
+
+/// A receiver seen on the network, with what this machine knows about it.
+public struct NearbyPeer: Sendable, Hashable {
+    /// The DNS-SD service as Avahi resolved it.
+    public var service: DiscoveredService
+    /// The fingerprint prefix it advertises, when well formed (a peer without one cannot be
+    /// checked, so share will not send to it by name).
+    public var fingerprintPrefix: String?
+    /// Whether this machine knows the peer (its fingerprint is in the trust store).
+    public var isKnown: Bool
+    /// Whether it is this machine's own receiver.
+    public var isSelf: Bool
+
+    /// Creates the view of `service`.
+    public init(service: DiscoveredService, trust: TrustStore, ownFingerprintPrefix: String?) {
+        self.service = service
+        fingerprintPrefix = Advertisement.fingerprintPrefix(in: service.txt)
+        isKnown = fingerprintPrefix.flatMap { trust.peer(withPrefix: $0) } != nil
+        isSelf = service.isLocal && fingerprintPrefix != nil && fingerprintPrefix == ownFingerprintPrefix
+    }
+
+    /// The service (device) name.
+    public var name: String { service.name }
+
+    /// Where to connect, best first (IPv4, routable IPv6, link-local with scope).
+    public var endpoints: [Endpoint] {
+        ServiceAddress.preferenceOrdered(service.addresses).map { Endpoint(host: $0.ip, port: service.port) }
+    }
+}
