@@ -75,9 +75,13 @@ let package = Package(
         .executableTarget(name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
         .testTarget(
             name: "ShareKitTests",
-            dependencies: ["ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport"]
+            dependencies: [
+                "ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport", "ShareDiscovery",
+            ]
         ),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),
+        // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
+        .testTarget(name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe"]),
     ]
 )
 

@@ -52,7 +52,7 @@ public enum PeerResolver {
             }
             if let found = pick(byFingerprint) { return found }
         }
-        return .failure(.notFound(query: query, visible: Array(Set(peers.map(\.name))).sorted()))
+        return .failure(.notFound(query: query, visible: Array(Set(peers.map(\.name))).sorted { $0.lowercased() < $1.lowercased() }))
     }
 
     private static func describe(_ peer: NearbyPeer) -> String {
