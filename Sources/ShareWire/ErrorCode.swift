@@ -11,6 +11,7 @@ public enum ErrorCode: UInt16, Sendable, Hashable, CustomStringConvertible {
     case senderFailed = 9
     case timedOut = 10
     case internalError = 11
+    case identityChanged = 12
 
     /// Maps a code from the wire; unknown codes read as ``internalError``.
     public init(wireValue: UInt16) { self = ErrorCode(rawValue: wireValue) ?? .internalError }
@@ -28,6 +29,7 @@ public enum ErrorCode: UInt16, Sendable, Hashable, CustomStringConvertible {
         case .senderFailed: "the sender failed"
         case .timedOut: "timed out"
         case .internalError: "internal error"
+        case .identityChanged: "the peer's key changed"
         }
     }
 }

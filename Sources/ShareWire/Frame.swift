@@ -16,6 +16,9 @@ public enum Frame: Sendable, Hashable {
     case receipt(Receipt)
     /// A failure; the connection closes after it.
     case error(PeerError)
+    /// A request to verify each other's identity (compare codes, then remember each other),
+    /// sent instead of an OFFER.
+    case pair
 
     /// The frame's type byte.
     public var type: FrameType {
@@ -27,6 +30,7 @@ public enum Frame: Sendable, Hashable {
         case .fileEnd: .fileEnd
         case .receipt: .receipt
         case .error: .error
+        case .pair: .pair
         }
     }
 }

@@ -148,6 +148,9 @@ public struct FrameDecoder: Sendable {
             for _ in 0..<count { locations.append(try reader.str16("a location")) }
             try reader.expectEnd()
             return .receipt(Receipt(locations: locations))
+        case .pair:
+            try reader.expectEnd()
+            return .pair
         case .error:
             let code = ErrorCode(wireValue: try reader.u16())
             let message = try reader.str16("the message")

@@ -35,6 +35,8 @@ public enum FrameEncoder {
             let clipped = error.clipped
             payload.u16(clipped.code.rawValue)
             payload.str16(clipped.message)
+        case .pair:
+            break
         case .data, .fileEnd:
             preconditionFailure("handled above")
         }

@@ -7,6 +7,7 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
     case fileEnd = 0x05
     case receipt = 0x06
     case error = 0x07
+    case pair = 0x08
 
     /// The largest payload a frame of this type may declare; checked before anything is allocated.
     public var maxPayload: Int {
@@ -18,6 +19,7 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
         case .fileEnd: 36
         case .receipt: 4 << 20
         case .error: 4_096
+        case .pair: 0
         }
     }
 
@@ -36,6 +38,7 @@ public enum FrameType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConv
         case .fileEnd: "FILE_END"
         case .receipt: "RECEIPT"
         case .error: "ERROR"
+        case .pair: "PAIR"
         }
     }
 }

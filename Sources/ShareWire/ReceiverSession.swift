@@ -17,6 +17,11 @@ public struct ReceiverSession: Sendable {
         case send(Frame)
         /// Ask the local policy (or user) whether to accept; answer with ``decided(_:)``.
         case decide(peer: Hello, manifest: Manifest)
+        /// The sender asks to verify identities (PAIR): show the verification code and ask the
+        /// local user to compare it; answer with ``decided(_:)`` (accepted: the codes matched).
+        case verify(peer: Hello)
+        /// The pairing was confirmed here and the sender has the answer.
+        case verified
         /// Create the staging file for the k-th file of the manifest.
         case openFile(fileIndex: Int)
         /// Append these bytes to file k.
@@ -47,6 +52,8 @@ public struct ReceiverSession: Sendable {
     /// Bytes of the current file received so far.
     public private(set) var currentFileBytes: UInt64 = 0
     private var currentFileOpened = false
+    /// Whether the sender asked to pair rather than offered documents.
+    public private(set) var isPairing = false
     private let localName: String
 
     /// Creates the machine for a receiver called `localName`.
@@ -69,6 +76,10 @@ public struct ReceiverSession: Sendable {
             peer = hello
             state = .awaitingOffer
             return []
+        case (.awaitingOffer, .pair):
+            isPairing = true
+            state = .deciding
+            return [.verify(peer: peer ?? Hello(name: "unknown"))]
         case (.awaitingOffer, .offer(let offered)):
             manifest = offered
             state = .deciding
@@ -109,7 +120,14 @@ public struct ReceiverSession: Sendable {
 
     /// Handles the local decision on the offer.
     public mutating func decided(_ decision: Decision) -> [Action] {
-        guard state == .deciding, let manifest else { return [] }
+        guard state == .deciding else { return [] }
+        if isPairing {
+            state = .done
+            return decision.isAccepted
+                ? [.send(.decision(decision)), .verified, .close]
+                : [.send(.decision(decision)), .declined(decision), .close]
+        }
+        guard let manifest else { return [] }
         guard decision.isAccepted else {
             state = .done
             return [.send(.decision(decision)), .declined(decision), .close]
@@ -170,7 +188,7 @@ public struct ReceiverSession: Sendable {
     private var expectation: String {
         switch state {
         case .awaitingHello: "HELLO"
-        case .awaitingOffer: "OFFER"
+        case .awaitingOffer: "OFFER or PAIR"
         case .deciding: "nothing (the receiver is deciding)"
         case .receiving: fileExpectation
         case .committing: "nothing (the receiver is committing)"

@@ -20,6 +20,8 @@ public struct SenderSession: Sendable {
         case stream
         /// The receiver declined.
         case declined(Decision)
+        /// The receiver's user confirmed the pairing (after ``startPairing(localName:)``).
+        case verified
         /// The receiver committed everything; the receipt says where each item landed.
         case completed(Receipt)
         /// The transfer failed.
@@ -33,6 +35,7 @@ public struct SenderSession: Sendable {
     /// The receiver's HELLO, once received.
     public private(set) var peer: Hello?
     private var manifest: Manifest?
+    private var isPairing = false
 
     /// Creates the machine.
     public init() {}
@@ -43,6 +46,14 @@ public struct SenderSession: Sendable {
         self.manifest = manifest
         state = .awaitingDecision
         return [.send(.hello(Hello(name: Hello.sanitizedName(localName)))), .send(.offer(manifest))]
+    }
+
+    /// Starts a pairing: HELLO and PAIR instead of an offer.
+    public mutating func startPairing(localName: String) -> [Action] {
+        guard state == .idle else { return [] }
+        isPairing = true
+        state = .awaitingDecision
+        return [.send(.hello(Hello(name: Hello.sanitizedName(localName)))), .send(.pair)]
     }
 
     /// Handles a frame from the receiver.
@@ -57,6 +68,10 @@ public struct SenderSession: Sendable {
             peer = hello
             return []
         case (.awaitingDecision, .decision(let decision)) where peer != nil:
+            if isPairing {
+                state = .done
+                return decision.isAccepted ? [.verified, .close] : [.declined(decision), .close]
+            }
             if decision.isAccepted {
                 state = .streaming
                 return [.stream]

@@ -24,6 +24,7 @@ import Testing
         ),
         ("RECEIPT", .receipt(Receipt(locations: ["~/x"])), "06 00000009 00000001 0003 7e2f78"),
         ("ERROR", .error(PeerError(.hashMismatch, "bad")), "07 00000007 0005 0003 626164"),
+        ("PAIR", .pair, "08 00000000"),
         (
             "OFFER", .offer(sampleManifest),
             """

@@ -103,6 +103,10 @@ import Testing
 
         var noHello = ReceiverSession(localName: "desk")
         #expect(noHello.receive(.offer(Self.manifest)).contains(.failed(.protocolViolation(.unexpectedFrame(.offer, expected: "HELLO")))))
+        var pairAfterOffer = ReceiverSession(localName: "desk")
+        _ = pairAfterOffer.receive(.hello(Hello(name: "laptop")))
+        _ = pairAfterOffer.receive(.offer(Self.manifest))
+        #expect(pairAfterOffer.receive(.pair).contains(.failed(.protocolViolation(.unexpectedFrame(.pair, expected: "nothing (the receiver is deciding)")))))
     }
 
     @Test func aDeclineEndsBothSides() {
@@ -148,6 +152,31 @@ import Testing
         _ = sender.finishedStreaming()
         let actions = sender.receive(.receipt(Receipt(locations: ["only one"])))
         #expect(actions.contains(.failed(.protocolViolation(.malformed(.receipt, "1 locations for 2 items")))))
+    }
+
+    @Test func aPairingIsConfirmedOrDeclinedWithoutAnyOffer() {
+        for accepted in [true, false] {
+            var sender = SenderSession()
+            var receiver = ReceiverSession(localName: "desk")
+            var toReceiver: [Frame] = []
+            for action in sender.startPairing(localName: "laptop") { if case .send(let f) = action { toReceiver.append(f) } }
+            #expect(toReceiver == [.hello(Hello(name: "laptop")), .pair])
+            var helloBack: [Frame] = []
+            for action in receiver.start() { if case .send(let f) = action { helloBack.append(f) } }
+            var receiverActions: [ReceiverSession.Action] = []
+            for frame in toReceiver { receiverActions += receiver.receive(frame) }
+            #expect(receiverActions == [.verify(peer: Hello(name: "laptop"))])
+            let decision = accepted ? Decision.accept : Decision(.declinedByUser, message: "the codes differ")
+            let answer = receiver.decided(decision)
+            #expect(answer == (accepted ? [.send(.decision(decision)), .verified, .close] : [.send(.decision(decision)), .declined(decision), .close]))
+            _ = sender.receive(helloBack[0])
+            #expect(sender.receive(.decision(decision)) == (accepted ? [.verified, .close] : [.declined(decision), .close]))
+        }
+        // A PAIR after an OFFER, or data after a PAIR, is a protocol violation.
+        var receiver = ReceiverSession(localName: "desk")
+        _ = receiver.receive(.hello(Hello(name: "laptop")))
+        _ = receiver.receive(.pair)
+        #expect(receiver.receive(.data(fileIndex: 0, bytes: [1])).contains(.failed(.protocolViolation(.unexpectedFrame(.data, expected: "nothing (the receiver is deciding)")))))
     }
 
     @Test func sanitizesTheDeviceNameItSends() {

@@ -87,6 +87,11 @@ struct IncomingTransfer {
                     peerAddress: connection.endpoint, manifest: manifest)
                 self.offer = offer
                 perform(decide(offer))
+            case .verify:
+                // Pairing arrives with the trust work (issue 5); until then it is refused.
+                perform(session.decided(Decision(.refusedByPolicy, message: "this receiver does not take pairing requests yet")))
+            case .verified:
+                break
             case .openFile(let index):
                 writer?.open(fileIndex: index)
             case .write(_, let bytes):

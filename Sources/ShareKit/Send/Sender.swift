@@ -141,6 +141,8 @@ private struct SendRun {
                 stream()
             case .declined(let decision):
                 outcome = .failure(.declined(decision))
+            case .verified:
+                break  // only after startPairing, which SendRun never starts
             case .completed(let receipt):
                 reportProgress(force: true)
                 outcome = .success(receipt)
