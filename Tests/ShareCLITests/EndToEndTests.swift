@@ -58,11 +58,11 @@ import Glibc
         let received = receiver.wait(timeout: .seconds(30))
 
         #expect(sent.status == 1)
-        #expect(sent.stderr == "Error: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept all\n")
+        #expect(sent.stderr == "Error: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted\n")
         #expect(received.status == 1)
         let declined = try #require(received.stderr.split(separator: "\n").first { $0.hasPrefix("Declined") })
         #expect(declined.hasPrefix("Declined an offer from \"alice\" at 127.0.0.1:"))
-        #expect(declined.hasSuffix(": no terminal to ask on (run 'share receive --accept all' to accept without asking)."))
+        #expect(declined.hasSuffix(": no terminal to ask on (run 'share receive --accept everyone' or '--accept trusted' to decide without asking)."))
         #expect(FileTree.allPaths(dir.at("inbox")).isEmpty)
     }
 
@@ -79,10 +79,11 @@ import Glibc
         let port = try #require(terminal.output.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
 
         let sender = alice.start(["send", dir.at("Report.pdf"), "--to", "127.0.0.1:\(port)"])
-        #expect(terminal.waitForOutput(containing: "Accept? [y/N]"))
+        #expect(terminal.waitForOutput(containing: "Accept, and remember \"alice\" as verified? [y/N]"))
         #expect(terminal.output.contains("\"alice\" at 127.0.0.1:"))
         #expect(terminal.output.contains("offers 1 item, 4 bytes:"))
         #expect(terminal.output.contains("Report.pdf  4 bytes"))
+        #expect(terminal.output.contains("First contact with \"alice\": check that it shows this code:  "))
         terminal.type(answer + "\n")
         let sent = sender.wait(timeout: .seconds(30))
         let status = terminal.wait()
@@ -91,6 +92,9 @@ import Glibc
             #expect(sent.status == 0)
             #expect(status == 0)
             #expect(FileTree.allPaths(dir.at("inbox")) == ["Report.pdf"])
+            // bob remembers alice; alice (no terminal to confirm on) is told bob is not verified.
+            #expect(bob.run(["trust", "list"]).stdout.contains("alice"))
+            #expect(sent.stderr.hasPrefix("Note: \"bob\" is not verified; compare codes with 'share trust verify "))
         } else {
             #expect(sent.status == 1)
             #expect(sent.stderr == "Error: the receiver declined the offer: its user said no\n")

@@ -18,6 +18,7 @@ SUBCOMMANDS:
   receive                 Accept documents from nearby machines.
   peers                   List the receivers nearby.
   send                    Send files and folders to a receiver.
+  trust                   Verify, list, forget and block peers.
   identity                Show this machine's device name and fingerprint.
 
 EXIT CODES:
@@ -34,15 +35,19 @@ EXIT CODES:
 OVERVIEW: Send files and folders to a receiver.
 
 Sends any mix of files and folders in one transfer. A folder is sent as one
-document (a \\ bundle) with its relative paths, empty folders, permissions and
-modification times; a \\ symbolic link inside it is kept only when it points
-inside the folder. The receiver checks \\ every file's SHA-256 before it keeps
-anything.
+document (a bundle) with its relative paths, empty folders, permissions and
+modification times; a symbolic link inside it is kept only when it points inside
+the folder. The receiver checks every file's SHA-256 before it keeps anything.
 
 PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a
-prefix of \\ a peer's fingerprint, or HOST:PORT. A peer found by name must
-present the key whose \\ fingerprint it advertises, or nothing is sent. Several
---to send the same documents to \\ several peers at once.
+prefix of a peer's fingerprint, or HOST:PORT. A peer found by name must present
+the key whose fingerprint it advertises, or nothing is sent. Several --to send
+the same documents to several peers at once.
+
+On first contact with a peer, both sides show a verification code; on a terminal
+you are asked to confirm that the receiver shows the same one, and the receiver
+is then remembered as verified. A verified peer that comes back with a different
+key is refused.
 
 USAGE: share send <path> ... --to <peer> [--to <peer> ...] [--json]
 

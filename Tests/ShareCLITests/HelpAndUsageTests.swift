@@ -15,8 +15,9 @@ import Testing
     }
 
     @Test func subcommandHelpIsTheSameThreeWays() {
-        for command in ["send", "receive", "peers", "identity"] {
-            let forms = [[command, "--help"], [command, "-h"], ["help", command]].map { ShareBinary.run($0, environment: env) }
+        for command in ["send", "receive", "peers", "identity", "trust", "trust verify"] {
+            let words = command.split(separator: " ").map(String.init)
+            let forms = [words + ["--help"], words + ["-h"], ["help"] + words].map { ShareBinary.run($0, environment: env) }
             #expect(forms.allSatisfy { $0.status == 0 && $0.stderr.isEmpty }, "\(command)")
             #expect(forms[0].stdout == forms[1].stdout && forms[1].stdout == forms[2].stdout, "\(command)")
             #expect(forms[0].stdout.hasPrefix("OVERVIEW: "), "\(command)")
@@ -91,7 +92,7 @@ import Testing
             (
                 ["receive", "--accept", "maybe"],
                 """
-                Error: The value 'maybe' is invalid for '--accept'; expected one of: ask, all
+                Error: The value 'maybe' is invalid for '--accept'; expected one of: ask, trusted, everyone, all
                 Usage: share receive [<options>]
                   See 'share receive --help' for more information.
 
@@ -107,6 +108,33 @@ import Testing
                 """
             ),
             (
+                ["receive", "--everyone-for", "10m"],
+                """
+                Error: --everyone-for needs --accept everyone
+                Usage: share receive [<options>]
+                  See 'share receive --help' for more information.
+
+                """
+            ),
+            (
+                ["receive", "--accept", "everyone", "--everyone-for", "soon"],
+                """
+                Error: The value 'soon' is invalid for '--everyone-for'; expected e.g. 90s, 10m or 2h
+                Usage: share receive [<options>]
+                  See 'share receive --help' for more information.
+
+                """
+            ),
+            (
+                ["trust", "remove"],
+                """
+                Error: Missing expected argument '<peer>'
+                Usage: share trust remove <peer>
+                  See 'share trust remove --help' for more information.
+
+                """
+            ),
+            (
                 ["recieve"],
                 """
                 Error: Unknown subcommand 'recieve'. Did you mean 'receive'?
@@ -118,7 +146,7 @@ import Testing
             (
                 ["frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, identity
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 
@@ -127,7 +155,7 @@ import Testing
             (
                 ["help", "frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, identity
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 

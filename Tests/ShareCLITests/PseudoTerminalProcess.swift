@@ -41,6 +41,11 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         input.fileHandleForWriting.write(Data(text.utf8))
     }
 
+    /// Presses Ctrl-C on the terminal (the line discipline sends SIGINT to the program).
+    func interrupt() {
+        type("\u{3}")
+    }
+
     /// Waits for the command to end and returns its exit status.
     func wait(timeout: Duration = .seconds(30)) -> Int32 {
         _ = waitUntil(timeout: timeout) { !process.isRunning }

@@ -7,6 +7,10 @@ enum CommandTable {
         "share send": SendCommand.self,
         "share identity": IdentityCommand.self,
         "share identity set-name": IdentitySetNameCommand.self,
+        "share trust list": TrustListCommand.self,
+        "share trust verify": TrustVerifyCommand.self,
+        "share trust remove": TrustRemoveCommand.self,
+        "share trust block": TrustBlockCommand.self,
     ]
 
     /// The root of the command tree.
@@ -18,7 +22,7 @@ enum CommandTable {
             and folders over mutually authenticated TLS 1.3. A folder is sent as one document (a bundle) \
             and lands whole or not at all; every file is checked with SHA-256 before it is kept.
             """,
-        subcommands: [ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, IdentityCommand.spec],
+        subcommands: [ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, TrustCommand.spec, IdentityCommand.spec],
         runnable: false,
         extraSections: [
             (

@@ -11,15 +11,19 @@ struct SendCommand: ShareCommand {
         name: "send",
         abstract: "Send files and folders to a receiver.",
         discussion: """
-            Sends any mix of files and folders in one transfer. A folder is sent as one document (a \\
-            bundle) with its relative paths, empty folders, permissions and modification times; a \\
-            symbolic link inside it is kept only when it points inside the folder. The receiver checks \\
+            Sends any mix of files and folders in one transfer. A folder is sent as one document (a \
+            bundle) with its relative paths, empty folders, permissions and modification times; a \
+            symbolic link inside it is kept only when it points inside the folder. The receiver checks \
             every file's SHA-256 before it keeps anything.
 
-            PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a prefix of \\
-            a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \\
-            fingerprint it advertises, or nothing is sent. Several --to send the same documents to \\
+            PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a prefix of \
+            a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \
+            fingerprint it advertises, or nothing is sent. Several --to send the same documents to \
             several peers at once.
+
+            On first contact with a peer, both sides show a verification code; on a terminal you are \
+            asked to confirm that the receiver shows the same one, and the receiver is then remembered \
+            as verified. A verified peer that comes back with a different key is refused.
             """,
         arguments: [ArgumentSpec(name: "path", help: "Files and folders to send.", repeating: true)],
         options: [
@@ -32,14 +36,8 @@ struct SendCommand: ShareCommand {
         usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--json]"
     )
 
-    /// What a `--to` names.
-    enum Target {
-        case address(Endpoint)
-        case peer(String)
-    }
-
     let paths: [String]
-    let targets: [(text: String, target: Target)]
+    let targets: [String]
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -47,18 +45,12 @@ struct SendCommand: ShareCommand {
         json = parsed.flag("json")
         let values = parsed.all("to")
         guard !values.isEmpty else { throw parsed.usageError("Missing expected option '--to <peer>'") }
-        var targets: [(String, Target)] = []
-        for value in values {
+        var targets: [String] = []
+        for value in values where !targets.contains(value) {
             if value.trimmingTrailingSpaces().isEmpty { throw parsed.usageError("The value for '--to' is empty") }
-            if targets.contains(where: { $0.0 == value }) { continue }
-            targets.append((value, Self.looksLikeAddress(value) ? .address(Endpoint(parsing: value)!) : .peer(value)))
+            targets.append(value)
         }
         self.targets = targets
-    }
-
-    /// `HOST:PORT` and `[IPV6]:PORT` are addresses; anything else is looked up as a peer.
-    static func looksLikeAddress(_ text: String) -> Bool {
-        Endpoint(parsing: text) != nil && (text.hasPrefix("[") || text.split(separator: ":").count == 2)
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
@@ -70,12 +62,20 @@ struct SendCommand: ShareCommand {
         } catch {
             throw CLIError(error.description)
         }
-        let destinations = try await resolve(node: node)
+        let destinations = try await PeerTargets.resolve(targets, node: node)
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
+        let prompter = Prompter(console: console)
+        let canConfirm = console.stdinIsTerminal && console.stderrIsTerminal
         let results = await withTaskGroup(of: (Int, Result<SendReport, SendError>).self) { group in
             for (index, destination) in destinations.enumerated() {
                 var options = SendOptions(deviceName: node.deviceName())
                 options.expectedFingerprintPrefix = destination.expectedFingerprintPrefix
+                options.configDirectory = node.paths.configDirectory
+                if canConfirm {
+                    options.confirmFirstContact = { contact in
+                        board.pause { prompter.confirm(OfferSummary.describe(contact)) }
+                    }
+                }
                 group.addTask {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
@@ -97,7 +97,11 @@ struct SendCommand: ShareCommand {
         for (destination, result) in zip(destinations, results) {
             switch result {
             case .success(let report):
-                remember(report, node: node, console: console)
+                if report.peerVerification == .unverified && !json {
+                    console.err(
+                        "Note: \"\(TerminalText.safe(report.peerName))\" is not verified; compare codes with "
+                            + "'share trust verify \(report.peerFingerprint.prefix(8))' to remember it.\n")
+                }
                 if json { console.line(ReportJSON.sent(report).text()) } else { printReport(report, console: console) }
             case .failure(let error):
                 failures += 1
@@ -107,64 +111,6 @@ struct SendCommand: ShareCommand {
             }
         }
         return failures == 0 ? ExitCode.success : ExitCode.failure
-    }
-
-    /// Where one `--to` goes.
-    struct Destination: Sendable {
-        var label: String
-        var endpoints: [Endpoint]
-        var expectedFingerprintPrefix: String?
-    }
-
-    /// Resolves every `--to`, looking peers up through Avahi only when one is a name.
-    private func resolve(node: LocalNode) async throws(CLIError) -> [Destination] {
-        var peers: [NearbyPeer] = []
-        if targets.contains(where: { if case .peer = $0.target { true } else { false } }) {
-            let services: [DiscoveredService]
-            do {
-                services = try await ServiceBrowser.snapshot(timeout: .seconds(5))
-            } catch {
-                let names = targets.compactMap { if case .peer(let name) = $0.target { name } else { nil } }
-                throw CLIError(
-                    "cannot look up \(names.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")): \(error) "
-                        + "Sending to HOST:PORT works without it.",
-                    exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
-            }
-            do {
-                peers = try PeerDirectory.nearby(services, node: node)
-            } catch {
-                throw CLIError(error.description)
-            }
-        }
-        var destinations: [Destination] = []
-        for (_, target) in targets {
-            switch target {
-            case .address(let endpoint):
-                destinations.append(Destination(label: endpoint.description, endpoints: [endpoint]))
-            case .peer(let query):
-                switch PeerResolver.resolve(query, among: peers) {
-                case .success(let peer):
-                    destinations.append(
-                        Destination(
-                            label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints,
-                            expectedFingerprintPrefix: peer.fingerprintPrefix))
-                case .failure(let failure):
-                    throw CLIError(failure.description)
-                }
-            }
-        }
-        return destinations
-    }
-
-    /// After a successful send the receiver is known (trust on first use).
-    private func remember(_ report: SendReport, node: LocalNode, console: Console) {
-        do {
-            try TrustStore.update(in: node.paths.configDirectory) { store in
-                store.record(report.peerFingerprint, name: report.peerName, verification: .firstUse)
-            }
-        } catch {
-            console.warning("could not record \"\(TerminalText.safe(report.peerName))\" as known: \(error)")
-        }
     }
 
     private func printReport(_ report: SendReport, console: Console) {

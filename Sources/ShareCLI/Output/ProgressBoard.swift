@@ -34,4 +34,10 @@ final class ProgressBoard: Sendable {
     }
 
     func finish() { line.finish() }
+
+    /// Clears the line while `body` uses the terminal (a prompt), then lets updates resume.
+    func pause<T>(_ body: () -> T) -> T {
+        line.finish()
+        return body()
+    }
 }

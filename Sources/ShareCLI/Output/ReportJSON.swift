@@ -15,6 +15,7 @@ enum ReportJSON {
         .object([
             ("ok", .bool(true)),
             ("peer", peer(name: report.peerName, fingerprint: report.peerFingerprint, address: report.endpoint)),
+            ("verification", .string(report.peerVerification.label)),
             ("items", .array(report.items.map { item in
                 .object([
                     ("source", .string(item.source)),

@@ -11,4 +11,13 @@ public struct IncomingOffer: Sendable {
     public var peerAddress: String
     /// What it offers.
     public var manifest: Manifest
+    /// The code both sides show on first contact (docs/PROTOCOL.md §10).
+    public var verificationCode: String
+    /// Whether this machine verified the sender before (its key is pinned).
+    public var isVerified: Bool
+    /// The subject of the team CA that vouches for the sender, if one does.
+    public var caTrustedBy: String?
+
+    /// Whether the users must compare the verification code: neither pinned nor vouched for.
+    public var isFirstContact: Bool { !isVerified && caTrustedBy == nil }
 }

@@ -11,4 +11,9 @@ public enum IncomingOutcome: Sendable {
     case failed(peerName: String?, peerFingerprint: Fingerprint?, peerAddress: String, TransferFailure)
     /// The connection was refused before a transfer began (TLS failure, too many connections).
     case refused(peerAddress: String, reason: String)
+    /// A sender asked to verify identities; `confirmed` when this side's user confirmed the code
+    /// (the sender is now remembered).
+    case paired(PairingRequest, confirmed: Bool)
+    /// A sender presented a different key for a name this machine verified; it was refused.
+    case identityChanged(peerName: String, peerFingerprint: Fingerprint, peerAddress: String, knownFingerprint: String)
 }

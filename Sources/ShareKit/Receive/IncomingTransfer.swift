@@ -11,6 +11,9 @@ struct IncomingTransfer {
     let context: TLSContext
     let configuration: ReceiverConfiguration
     let events: ReceiverEvents
+    let gate: ReceiveGate
+    /// This receiver's own fingerprint (for verification codes).
+    let localFingerprint: Fingerprint
 
     private var connection: SecureConnection?
     private var session: ReceiverSession
@@ -25,11 +28,16 @@ struct IncomingTransfer {
     private var bytesReceived: UInt64 = 0
     private var filesReceived = 0
 
-    init(socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents) {
+    init(
+        socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
+        limiter: PromptLimiter, localFingerprint: Fingerprint
+    ) {
+        self.localFingerprint = localFingerprint
         self.socket = socket
         self.context = context
         self.configuration = configuration
         self.events = events
+        self.gate = ReceiveGate(configuration: configuration, limiter: limiter)
         self.session = ReceiverSession(localName: configuration.deviceName)
     }
 
@@ -82,14 +90,17 @@ struct IncomingTransfer {
                     // The peer is gone; the session learns it on the next read.
                 }
             case .decide(let peer, let manifest):
+                let fingerprint = connection.peerFingerprint
+                let (verdict, trust) = gate.evaluate(
+                    name: peer.name, fingerprint: fingerprint, address: connection.endpoint, caTrustedBy: nil)
                 let offer = IncomingOffer(
-                    peerName: peer.name, peerFingerprint: connection.peerFingerprint,
-                    peerAddress: connection.endpoint, manifest: manifest)
+                    peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint, manifest: manifest,
+                    verificationCode: VerificationCode.between(fingerprint, localFingerprint),
+                    isVerified: trust?.peer(fingerprint) != nil, caTrustedBy: nil)
                 self.offer = offer
-                perform(decide(offer))
-            case .verify:
-                // Pairing arrives with the trust work (issue 5); until then it is refused.
-                perform(session.decided(Decision(.refusedByPolicy, message: "this receiver does not take pairing requests yet")))
+                perform(decide(offer, verdict: verdict))
+            case .verify(let peer):
+                perform(pair(peer))
             case .verified:
                 break
             case .openFile(let index):
@@ -127,9 +138,71 @@ struct IncomingTransfer {
         }
     }
 
-    /// Asks the policy, checks free space, and prepares the staging area when accepted.
-    private mutating func decide(_ offer: IncomingOffer) -> [ReceiverSession.Action] {
+    /// Refuses a sender whose name is verified with another key, on both sides.
+    private mutating func refuseChangedIdentity(
+        name: String, fingerprint: Fingerprint, known: TrustStore.Peer
+    ) -> [ReceiverSession.Action] {
+        let address = connection?.endpoint ?? socket.remoteDescription
+        events.finished(
+            .identityChanged(peerName: name, peerFingerprint: fingerprint, peerAddress: address, knownFingerprint: known.fingerprint))
+        let message =
+            "the receiver knows \"\(DisplayText.escape(name))\" with another key and refused this connection; "
+            + "if that machine was reinstalled, its user must remove the old key on the receiver "
+            + "('share trust remove \(known.fingerprint.prefix(16))') and verify again"
+        var actions = session.fail(PeerError(.identityChanged, message))
+        // Reported above, with what the user needs; the generic failure report is dropped.
+        actions.removeAll { if case .failed = $0 { true } else { false } }
+        return actions
+    }
+
+    /// A pairing request: only a user who compares the codes can confirm it.
+    private mutating func pair(_ peer: Hello) -> [ReceiverSession.Action] {
+        guard let connection else { return [] }
+        let fingerprint = connection.peerFingerprint
+        let request = PairingRequest(
+            peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint,
+            verificationCode: VerificationCode.between(fingerprint, localFingerprint))
+        let (verdict, _) = gate.evaluate(name: peer.name, fingerprint: fingerprint, address: connection.endpoint, caTrustedBy: nil)
+        let decision: Decision
+        switch verdict {
+        case .identityChanged(let known):
+            return refuseChangedIdentity(name: peer.name, fingerprint: fingerprint, known: known)
+        case .refuse(let refusal) where refusal.code != .refusedByPolicy || configuration.effectivePolicy() != .trusted:
+            decision = refusal
+        case .ask, .accept, .refuse:
+            if configuration.effectivePolicy() == .ask {
+                decision = events.pair(request)
+            } else {
+                decision = Decision(
+                    .refusedByPolicy,
+                    message: "the receiver verifies peers only while it asks its user ('share receive --accept ask')")
+            }
+        }
+        if decision.isAccepted, let directory = configuration.configDirectory {
+            do {
+                try TrustStore.update(in: directory) { $0.pin(fingerprint, name: peer.name, verification: .code) }
+            } catch {
+                return session.decided(Decision(.refusedByPolicy, message: "the receiver could not record the verification"))
+            }
+        }
+        events.finished(.paired(request, confirmed: decision.isAccepted))
+        return session.decided(decision)
+    }
+
+    /// Applies the trust verdict, checks free space, and prepares the staging area when accepted.
+    private mutating func decide(_ offer: IncomingOffer, verdict: ReceiveGate.Verdict) -> [ReceiverSession.Action] {
         let manifest = offer.manifest
+        var firstContact = false
+        switch verdict {
+        case .identityChanged(let known):
+            return refuseChangedIdentity(name: offer.peerName, fingerprint: offer.peerFingerprint, known: known)
+        case .refuse(let decision):
+            return session.decided(decision)
+        case .accept:
+            break
+        case .ask(let isFirstContact):
+            firstContact = isFirstContact
+        }
         let needed = manifest.totalBytes &+ configuration.freeSpaceMargin
         let available = Self.availableBytes(configuration.destination)
         if needed > available {
@@ -139,8 +212,19 @@ struct IncomingTransfer {
                     message: "the offer needs \(ByteCount.format(manifest.totalBytes)) but only "
                         + "\(ByteCount.format(available)) is free"))
         }
-        let decision = events.decide(offer)
+        let decision: Decision
+        if case .ask = verdict {
+            decision = events.decide(offer)
+        } else {
+            decision = .accept
+        }
         guard decision.isAccepted else { return session.decided(decision) }
+        if firstContact, let directory = configuration.configDirectory {
+            // The user compared the code and accepted: the sender is now verified.
+            try? TrustStore.update(in: directory) {
+                $0.pin(offer.peerFingerprint, name: offer.peerName, verification: .code)
+            }
+        }
         do {
             let staging = try StagingArea(destination: configuration.destination)
             try staging.prepare(manifest)

@@ -15,6 +15,7 @@ public final class Receiver: Sendable {
     private let listener: TCPListener
     private let events: ReceiverEvents
     private let active = Mutex<[ObjectIdentifier: SecureConnectionCanceller]>([:])
+    private let limiter: PromptLimiter
     private let finishedAll = DispatchGroup()
 
     /// Binds the port and prepares TLS; call ``run()`` to start accepting.
@@ -28,6 +29,7 @@ public final class Receiver: Sendable {
         self.identity = identity
         self.events = events
         self.context = try TLSContext.server(identity: identity)
+        self.limiter = PromptLimiter(limit: configuration.promptsPerMinute, window: .seconds(60))
         self.listener = try TCPListener(port: configuration.port)
     }
 
@@ -42,10 +44,16 @@ public final class Receiver: Sendable {
                 continue
             }
             guard let socket else { break }
-            let count = active.withLock { $0.count }
-            if count >= configuration.maxConcurrentTransfers {
+            let host = ReceiveGate.host(of: socket.remoteDescription)
+            let (total, fromHost) = active.withLock { active in
+                (active.count, active.values.filter { ReceiveGate.host(of: $0.socket.remoteDescription) == host }.count)
+            }
+            if total >= configuration.maxConcurrentTransfers || fromHost >= configuration.maxConnectionsPerAddress {
                 socket.close()
-                events.finished(.refused(peerAddress: socket.remoteDescription, reason: "too many transfers at once"))
+                let reason =
+                    total >= configuration.maxConcurrentTransfers
+                    ? "too many connections at once (\(total))" : "too many connections from \(host) at once (\(fromHost))"
+                events.finished(.refused(peerAddress: socket.remoteDescription, reason: reason))
                 continue
             }
             let canceller = SecureConnectionCanceller(socket: socket)
@@ -58,7 +66,8 @@ public final class Receiver: Sendable {
                     finishedAll.leave()
                 }
                 var transfer = IncomingTransfer(
-                    socket: socket, context: context, configuration: configuration, events: events)
+                    socket: socket, context: context, configuration: configuration, events: events, limiter: limiter,
+                    localFingerprint: identity.fingerprint)
                 transfer.run()
             }
         }

@@ -17,6 +17,24 @@ public struct ReceiverConfiguration: Sendable {
     public var maxConcurrentTransfers = 16
     /// Free space kept beyond an offer's size; an offer that would eat into it is declined.
     public var freeSpaceMargin: UInt64 = 64 << 20
+    /// Connections at once from one address; more are closed at once.
+    public var maxConnectionsPerAddress = 4
+    /// Where the trust store is (the config folder); nil: nobody is verified and nothing is remembered.
+    public var configDirectory: String?
+    /// Whom to accept from.
+    public var policy: ReceivePolicy = .ask
+    /// With ``policy`` `everyone`: when everyone mode ends and ``fallbackPolicy`` applies (nil: never).
+    public var everyoneUntil: ContinuousClock.Instant?
+    /// The policy after everyone mode ends.
+    public var fallbackPolicy: ReceivePolicy = .ask
+    /// Prompts one peer (by key or by address) may cause per minute under `ask`.
+    public var promptsPerMinute = 3
+
+    /// The policy in force now.
+    public func effectivePolicy(now: ContinuousClock.Instant = .now) -> ReceivePolicy {
+        if policy == .everyone, let everyoneUntil, now >= everyoneUntil { return fallbackPolicy }
+        return policy
+    }
 
     /// Creates a configuration.
     public init(port: UInt16 = ReceiverConfiguration.defaultPort, destination: String, deviceName: String) {

@@ -23,6 +23,12 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
     case failed(TransferFailure)
     /// The local identity could not be loaded.
     case identity(String)
+    /// The receiver presents a different key for a name this machine verified.
+    case identityChanged(name: String, knownFingerprint: String, presented: Fingerprint)
+    /// The user did not confirm the verification code.
+    case notConfirmed(name: String)
+    /// The trust store cannot be read (nothing is sent while it is damaged).
+    case trustStore(String)
 
     public var description: String {
         switch self {
@@ -41,6 +47,14 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
                 + (decision.message.isEmpty ? decision.code.description : DisplayText.escape(decision.message))
         case .failed(let failure): "the transfer failed: \(failure)"
         case .identity(let reason): reason
+        case .identityChanged(let name, let known, let presented):
+            "the key of \"\(DisplayText.escape(name))\" has changed since you verified it (verified "
+                + "\(known.prefix(16)), now \(presented.prefix(16))): it may have been reinstalled, or someone may be "
+                + "impersonating it. Nothing was sent. If you expected this, run 'share trust remove "
+                + "\(known.prefix(16))' and verify it again"
+        case .notConfirmed(let name):
+            "you did not confirm the verification code of \"\(DisplayText.escape(name))\"; nothing was sent"
+        case .trustStore(let reason): reason
         }
     }
 }

@@ -1,3 +1,5 @@
+public import ShareTLS
+
 /// How a send behaves.
 public struct SendOptions: Sendable {
     /// The device name to show the receiver.
@@ -10,6 +12,14 @@ public struct SendOptions: Sendable {
     public var decisionTimeout: Duration = .seconds(600)
     /// How long the receiver may be silent while data flows or while it commits.
     public var idleTimeout: Duration = .seconds(120)
+    /// The config folder whose trust store says which peers are verified (nil: none are, and
+    /// nothing is remembered).
+    public var configDirectory: String?
+    /// Asks the user, on first contact with a peer, whether it shows the same verification code
+    /// (nil: no one to ask; the send goes ahead unverified and nothing is remembered).
+    public var confirmFirstContact: (@Sendable (FirstContact) -> Bool)?
+    /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).
+    var localFingerprint: Fingerprint?
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
     package var corruptDigestOfFile: Int?
 

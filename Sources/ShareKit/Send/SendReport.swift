@@ -28,6 +28,8 @@ public struct SendReport: Sendable {
     public var peerName: String
     /// The receiver's fingerprint.
     public var peerFingerprint: Fingerprint
+    /// Whether the receiver is verified.
+    public var peerVerification: PeerVerification
     /// The address the transfer went to.
     public var endpoint: String
     /// The items, in the order sent.

@@ -45,9 +45,54 @@ public enum Sender {
             throw .identityMismatch(
                 endpoint: connection.endpoint, expectedPrefix: expected, actual: connection.peerFingerprint)
         }
+        var options = options
+        options.localFingerprint = identity.fingerprint
         var run = SendRun(
             prepared: prepared, connection: connection, options: options, progress: progress, started: started)
-        return try run.execute()
+        let (receipt, verification) = try run.execute()
+        return run.report(receipt, verification: verification)
+    }
+
+    /// Asks the receiver at the first of `endpoints` to verify identities (PAIR): both users
+    /// compare the verification code; when both confirm, each side remembers the other.
+    /// - Parameter options: `confirmFirstContact` asks this side's user (required).
+    /// - Returns: the peer's name and fingerprint.
+    public static func pair(
+        toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions
+    ) throws(SendError) -> (name: String, fingerprint: Fingerprint, endpoint: String) {
+        ProcessSignals.ignoreBrokenPipes()
+        let context: TLSContext
+        do {
+            context = try TLSContext.client(identity: identity)
+        } catch {
+            throw .identity("cannot set up TLS: \(error)")
+        }
+        let connection: SecureConnection
+        do {
+            connection = try SecureConnection.connect(
+                toFirstOf: endpoints, context: context, connectTimeout: options.connectTimeout)
+        } catch {
+            throw .transport(error)
+        }
+        defer { connection.close() }
+        if let expected = options.expectedFingerprintPrefix, !connection.peerFingerprint.matches(prefix: expected) {
+            throw .identityMismatch(
+                endpoint: connection.endpoint, expectedPrefix: expected, actual: connection.peerFingerprint)
+        }
+        var options = options
+        options.localFingerprint = identity.fingerprint
+        var run = SendRun(prepared: nil, connection: connection, options: options, progress: nil, started: .now)
+        _ = try run.execute()
+        return (run.peerName, connection.peerFingerprint, connection.endpoint)
+    }
+
+    /// ``pair(toFirstOf:identity:options:)`` on a dedicated thread.
+    public static func pairAsync(
+        toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions
+    ) async throws(SendError) -> (name: String, fingerprint: Fingerprint, endpoint: String) {
+        try await BlockingWork.run("share.pair") { () throws(SendError) -> (name: String, fingerprint: Fingerprint, endpoint: String) in
+            try pair(toFirstOf: endpoints, identity: identity, options: options)
+        }
     }
 
     /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread.
@@ -61,9 +106,10 @@ public enum Sender {
     }
 }
 
-/// One send in progress: drives the ``SenderSession`` over the connection.
+/// One send (or pairing, when `prepared` is nil) in progress: drives the ``SenderSession`` over
+/// the connection.
 private struct SendRun {
-    let prepared: PreparedSend
+    let prepared: PreparedSend?
     let connection: SecureConnection
     let options: SendOptions
     let progress: (@Sendable (TransferProgress) -> Void)?
@@ -75,9 +121,10 @@ private struct SendRun {
     var bytesSent: UInt64 = 0
     var filesSent = 0
     var digests: [[UInt8]] = []
+    var verification = PeerVerification.unverified
 
     init(
-        prepared: PreparedSend, connection: SecureConnection, options: SendOptions,
+        prepared: PreparedSend?, connection: SecureConnection, options: SendOptions,
         progress: (@Sendable (TransferProgress) -> Void)?, started: ContinuousClock.Instant
     ) {
         self.prepared = prepared
@@ -87,9 +134,17 @@ private struct SendRun {
         self.started = started
     }
 
-    mutating func execute() throws(SendError) -> SendReport {
+    /// The receiver's name from its HELLO.
+    var peerName: String { session.peer?.name ?? "" }
+
+    /// Runs the conversation; returns the receipt (empty for a pairing) and how the peer is known.
+    mutating func execute() throws(SendError) -> (Receipt, PeerVerification) {
         connection.setTimeouts(receive: options.decisionTimeout, send: options.idleTimeout)
-        perform(session.start(localName: options.deviceName, manifest: prepared.manifest))
+        if let prepared {
+            perform(session.start(localName: options.deviceName, manifest: prepared.manifest))
+        } else {
+            perform(session.startPairing(localName: options.deviceName))
+        }
         while outcome == nil {
             let frame: Frame?
             do {
@@ -102,10 +157,84 @@ private struct SendRun {
                 perform(session.connectionClosed())
                 continue
             }
+            if case .hello(let hello) = frame, session.peer == nil {
+                perform(session.receive(frame))
+                vet(hello)
+                continue
+            }
             perform(session.receive(frame))
         }
         switch outcome {
-        case .success(let receipt):
+        case .success(let receipt): return (receipt, verification)
+        case .failure(let error): throw error
+        case nil: preconditionFailure("the send loop ends only with an outcome")
+        }
+    }
+
+    /// Checks the receiver's identity as soon as its HELLO arrives, before any file is sent: a
+    /// changed key is refused; on first contact the user compares the verification code.
+    private mutating func vet(_ hello: Hello) {
+        let fingerprint = connection.peerFingerprint
+        var trust = TrustStore()
+        if let directory = options.configDirectory {
+            do {
+                trust = try TrustStore.load(from: directory)
+            } catch {
+                outcome = .failure(.trustStore(error.description))
+                perform(session.fail(PeerError(.cancelled, "the sender cannot read its trust store")))
+                return
+            }
+        }
+        if let known = trust.conflict(name: hello.name, fingerprint: fingerprint) {
+            outcome = .failure(.identityChanged(name: hello.name, knownFingerprint: known.fingerprint, presented: fingerprint))
+            perform(
+                session.fail(
+                    PeerError(
+                        .identityChanged,
+                        "the sender knows \"\(DisplayText.escape(hello.name))\" with another key and sent nothing")))
+            return
+        }
+        if trust.peer(fingerprint) != nil && prepared != nil {
+            verification = .verified
+            return
+        }
+        guard let confirm = options.confirmFirstContact else {
+            if prepared == nil {
+                outcome = .failure(.notConfirmed(name: hello.name))
+                perform(session.fail(PeerError(.cancelled, "the sender has no terminal to compare the verification code on")))
+            }
+            verification = .unverified
+            return
+        }
+        let contact = FirstContact(
+            peerName: hello.name, peerFingerprint: fingerprint,
+            verificationCode: VerificationCode.between(fingerprint, localFingerprint))
+        guard confirm(contact) else {
+            outcome = .failure(.notConfirmed(name: hello.name))
+            perform(session.fail(PeerError(.cancelled, "the sender's user did not confirm the verification code")))
+            return
+        }
+        verification = .confirmedNow
+        // A send remembers the receiver now; a pairing only once the receiver's user confirmed too.
+        if prepared != nil { remember(name: hello.name) }
+    }
+
+    private func remember(name: String) {
+        guard let directory = options.configDirectory else { return }
+        let fingerprint = connection.peerFingerprint
+        try? TrustStore.update(in: directory) { $0.pin(fingerprint, name: name, verification: .code) }
+    }
+
+    /// This side's fingerprint, from the TLS context's identity.
+    private var localFingerprint: Fingerprint {
+        guard let own = options.localFingerprint else { preconditionFailure("Sender sets localFingerprint") }
+        return own
+    }
+
+    /// The report of a completed send.
+    func report(_ receipt: Receipt, verification: PeerVerification) -> SendReport {
+        guard let prepared else { preconditionFailure("a pairing has no report") }
+        do {
             let manifest = prepared.manifest
             let items = manifest.items.enumerated().map { index, item in
                 SendReport.Item(
@@ -119,12 +248,8 @@ private struct SendRun {
             }
             return SendReport(
                 peerName: session.peer?.name ?? "", peerFingerprint: connection.peerFingerprint,
-                endpoint: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
-                seconds: (ContinuousClock.now - started).seconds)
-        case .failure(let error):
-            throw error
-        case nil:
-            preconditionFailure("the send loop ends only with an outcome")
+                peerVerification: verification, endpoint: connection.endpoint, items: items, files: files,
+                bytes: manifest.totalBytes, seconds: (ContinuousClock.now - started).seconds)
         }
     }
 
@@ -142,7 +267,8 @@ private struct SendRun {
             case .declined(let decision):
                 outcome = .failure(.declined(decision))
             case .verified:
-                break  // only after startPairing, which SendRun never starts
+                remember(name: peerName)
+                outcome = .success(Receipt(locations: []))
             case .completed(let receipt):
                 reportProgress(force: true)
                 outcome = .success(receipt)
@@ -170,6 +296,7 @@ private struct SendRun {
     /// Streams every file without waiting for the receiver, checking between writes whether it
     /// sent something (an ERROR) so a failed transfer stops at once.
     private mutating func stream() {
+        guard let prepared else { return }
         connection.setTimeouts(receive: options.idleTimeout, send: options.idleTimeout)
         streamStarted = .now
         let reader = FileReader(prepared)
@@ -231,7 +358,7 @@ private struct SendRun {
     }
 
     private mutating func reportProgress(force: Bool) {
-        guard let progress, let streamStarted else { return }
+        guard let progress, let streamStarted, let prepared else { return }
         let now = ContinuousClock.now
         if !force, let lastProgress, now - lastProgress < .milliseconds(100) { return }
         lastProgress = now

@@ -5,45 +5,58 @@ public import ShareTLS
 import Glibc
 #endif
 
-/// The peers this machine knows, stored as `trust.json` in the config folder.
+/// The peers this machine knows, stored as `trust.json` in the config folder: the ones the user
+/// verified (pinned: their key is remembered) and the ones the user blocked.
 ///
 /// Written atomically under a lock (several `share` processes may update it at once). When the
 /// file exists but cannot be read or parsed, loading fails: an unreadable trust store never
-/// silently becomes an empty one.
+/// silently becomes an empty one (it fails closed).
 public struct TrustStore: Sendable, Codable, Equatable {
-    /// How a peer came to be known.
+    /// How a peer came to be trusted.
     public enum Verification: String, Sendable, Codable {
-        /// A transfer completed with it, the user having chosen it (trust on first use).
-        case firstUse = "first-use"
+        /// The users compared the verification code on both sides.
+        case code
     }
 
-    /// One known peer.
+    /// A verified (pinned) peer.
     public struct Peer: Sendable, Codable, Equatable {
         /// Its fingerprint, lowercase hex.
         public var fingerprint: String
-        /// The name it used when it was first seen.
+        /// The name it used when it was verified.
         public var name: String
-        /// When it was first seen.
+        /// When it was first seen (verified).
         public var firstSeen: Date
         /// How it was verified.
         public var verification: Verification
     }
 
+    /// A blocked peer: refused before any prompt.
+    public struct Blocked: Sendable, Codable, Equatable {
+        /// Its fingerprint, lowercase hex.
+        public var fingerprint: String
+        /// The name it used, if known.
+        public var name: String
+        /// When it was blocked.
+        public var since: Date
+    }
+
     /// The file's name in the config folder.
     public static let fileName = "trust.json"
 
-    /// Known peers, in the order they were added.
+    /// Verified peers, in the order they were added.
     public private(set) var peers: [Peer] = []
+    /// Blocked peers.
+    public private(set) var blocked: [Blocked] = []
 
     /// An empty store.
     public init() {}
 
-    /// The peer with this fingerprint, if known.
+    /// The verified peer with this fingerprint.
     public func peer(_ fingerprint: Fingerprint) -> Peer? {
         peers.first { $0.fingerprint == fingerprint.hex }
     }
 
-    /// The known peer whose fingerprint starts with `prefix` (as advertised in DNS-SD), if exactly one.
+    /// The verified peer whose fingerprint starts with `prefix` (as advertised in DNS-SD), if exactly one.
     public func peer(withPrefix prefix: String) -> Peer? {
         let prefix = prefix.lowercased()
         guard prefix.count >= 16 else { return nil }
@@ -51,10 +64,54 @@ public struct TrustStore: Sendable, Codable, Equatable {
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// Records `fingerprint` as known (no change when it already is).
-    public mutating func record(_ fingerprint: Fingerprint, name: String, verification: Verification, at date: Date = Date()) {
+    /// The verified peer called `name` (any case) whose key is not `fingerprint`: the sign of a
+    /// changed key, or of someone using a known name.
+    public func conflict(name: String, fingerprint: Fingerprint) -> Peer? {
+        guard peer(fingerprint) == nil else { return nil }
+        let folded = name.lowercased()
+        return peers.first { $0.name.lowercased() == folded && $0.fingerprint != fingerprint.hex }
+    }
+
+    /// The verified peer called `name` (any case), if any.
+    public func peer(named name: String) -> Peer? {
+        let folded = name.lowercased()
+        return peers.first { $0.name.lowercased() == folded }
+    }
+
+    /// Whether `fingerprint` is blocked.
+    public func isBlocked(_ fingerprint: Fingerprint) -> Bool {
+        blocked.contains { $0.fingerprint == fingerprint.hex }
+    }
+
+    /// Remembers `fingerprint` as verified (replacing nothing: a verified key stays as it is).
+    public mutating func pin(_ fingerprint: Fingerprint, name: String, verification: Verification, at date: Date = Date()) {
         guard peer(fingerprint) == nil else { return }
         peers.append(Peer(fingerprint: fingerprint.hex, name: name, firstSeen: date, verification: verification))
+    }
+
+    /// Blocks `fingerprint` (and forgets it as verified).
+    public mutating func block(fingerprint: String, name: String, at date: Date = Date()) {
+        peers.removeAll { $0.fingerprint == fingerprint }
+        guard !blocked.contains(where: { $0.fingerprint == fingerprint }) else { return }
+        blocked.append(Blocked(fingerprint: fingerprint, name: name, since: date))
+    }
+
+    /// The fingerprints a user's word for a peer names: a verified or blocked peer's name (any
+    /// case) or a fingerprint prefix of at least 8 hex digits.
+    public func fingerprints(matching query: String) -> [String] {
+        let folded = query.lowercased()
+        let hex = folded.filter { $0 != " " && $0 != ":" }
+        var all: [(String, String)] = peers.map { ($0.fingerprint, $0.name) } + blocked.map { ($0.fingerprint, $0.name) }
+        all = all.filter { fingerprint, name in
+            name.lowercased() == folded || (hex.count >= 8 && hex.allSatisfy(\.isHexDigit) && fingerprint.hasPrefix(hex))
+        }
+        return Array(Set(all.map(\.0))).sorted()
+    }
+
+    /// Forgets `fingerprint` (verified or blocked).
+    public mutating func remove(fingerprint: String) {
+        peers.removeAll { $0.fingerprint == fingerprint }
+        blocked.removeAll { $0.fingerprint == fingerprint }
     }
 
     /// Loads the store from `directory`; a missing file is an empty store.
@@ -68,12 +125,13 @@ public struct TrustStore: Sendable, Codable, Equatable {
             decoder.dateDecodingStrategy = .iso8601
             return try decoder.decode(TrustStore.self, from: data)
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: path, reason: "the trust store is damaged (\(error)); nothing is trusted until it is fixed")
         }
     }
 
-    /// Loads, changes and saves the store while holding its lock.
-    public static func update(in directory: String, _ change: (inout TrustStore) -> Void) throws(ConfigurationError) {
+    /// Loads, changes and saves the store while holding its lock; returns what `change` returned.
+    @discardableResult
+    public static func update<T>(in directory: String, _ change: (inout TrustStore) -> T) throws(ConfigurationError) -> T {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw .unwritable(path: directory, reason: POSIX.errorText())
         }
@@ -84,8 +142,8 @@ public struct TrustStore: Sendable, Codable, Equatable {
         _ = flock(lock, LOCK_EX)
         var store = try load(from: directory)
         let before = store
-        change(&store)
-        guard store != before else { return }
+        let result = change(&store)
+        guard store != before else { return result }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -96,5 +154,6 @@ public struct TrustStore: Sendable, Codable, Equatable {
             throw .unwritable(path: directory + "/" + fileName, reason: "\(error)")
         }
         try AtomicFile.write(data, to: directory + "/" + fileName, mode: 0o600)
+        return result
     }
 }

@@ -1,0 +1,26 @@
+import ShareKit
+
+/// `share trust remove PEER`: forgets a verified (or blocked) peer.
+struct TrustRemoveCommand: ShareCommand {
+    static let spec = CommandSpec(
+        name: "remove",
+        abstract: "Forget a verified or blocked peer.",
+        discussion: "After a peer's key changed (it was reinstalled), remove it here, then verify it again.",
+        arguments: [ArgumentSpec(name: "peer", help: "Its name, or a prefix of its fingerprint (at least 8 hex digits).")]
+    )
+
+    let query: String
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        query = parsed.positionals[0]
+    }
+
+    func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let store = try TrustCommandSupport.load(context.paths)
+        let fingerprint = try TrustCommandSupport.single(query, in: store)
+        let name = (store.peers.first { $0.fingerprint == fingerprint }?.name ?? store.blocked.first { $0.fingerprint == fingerprint }?.name) ?? ""
+        try TrustCommandSupport.update(context.paths) { $0.remove(fingerprint: fingerprint) }
+        context.console.line("Forgot \"\(TerminalText.safe(name))\" (\(TrustCommandSupport.short(fingerprint))).")
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import ShareDiscovery
+import ShareDocuments
+import ShareKit
+import ShareTLS
+import ShareWire
+import Synchronization
+
+/// Reports what a running `share receive` does, on the terminal or as JSON lines (callbacks come
+/// from connection threads), and holds its shared state.
+final class ReceiveReporter: Sendable {
+    let console: Console
+    let json: Bool
+    let once: Bool
+    let home: String
+    let receiver = Mutex<Receiver?>(nil)
+    let exitCode = Mutex<Int32>(ExitCode.success)
+    let interrupted = Mutex<Int32?>(nil)
+    private let progressLine: ProgressLine
+
+    init(console: Console, json: Bool, once: Bool, home: String) {
+        self.console = console
+        self.json = json
+        self.once = once
+        self.home = home
+        self.progressLine = ProgressLine(console: console, label: "Receiving")
+    }
+
+    func progress(_ offer: IncomingOffer, _ progress: TransferProgress) {
+        progressLine.update(progress)
+    }
+
+    func clearProgress() { progressLine.finish() }
+
+    /// Reports what happened to the DNS-SD publication.
+    func published(_ event: PublisherEvent, port: UInt16) {
+        func emit(_ fields: [(String, JSON)]) { console.line(JSON.object(fields).text()) }
+        switch event {
+        case .published(let name):
+            if json { emit([("event", .string("published")), ("name", .string(name))]) } else {
+                console.line("Visible nearby as \"\(TerminalText.safe(name))\".")
+            }
+        case .renamed(let from, let to):
+            if json { emit([("event", .string("renamed")), ("from", .string(from)), ("to", .string(to))]) } else {
+                console.line("The name \"\(TerminalText.safe(from))\" is taken nearby; visible as \"\(TerminalText.safe(to))\" instead.")
+            }
+        case .daemonUnavailable(let error), .failed(let error):
+            if json { emit([("event", .string("not-discoverable")), ("reason", .string(error.description))]) } else {
+                warning("not discoverable: \(error) Senders can still use --to HOST:\(port).")
+            }
+        case .daemonReturned:
+            if json { emit([("event", .string("discoverable-again"))]) } else {
+                console.line("avahi-daemon is available again; publishing.")
+            }
+        }
+    }
+
+    func warning(_ text: String) {
+        clearProgress()
+        console.warning(text)
+    }
+
+    /// Everyone mode ended.
+    func policyChanged(to policy: ReceivePolicy, after duration: Duration) {
+        clearProgress()
+        if json {
+            console.line(JSON.object([("event", .string("policy")), ("accept", .string(policy.rawValue))]).text())
+        } else {
+            console.line("Everyone mode ended after \(DurationText.format(duration)); now accepting: \(ReceiveCommand.describe(policy, for: nil)).")
+        }
+    }
+
+    func notice(_ text: String) {
+        clearProgress()
+        if !json { console.err(text + "\n") }
+    }
+
+    func finished(_ outcome: IncomingOutcome) {
+        clearProgress()
+        var ends = true
+        switch outcome {
+        case .received(let transfer):
+            if json {
+                console.line(ReportJSON.received(transfer).text())
+            } else {
+                let who = "\"\(TerminalText.safe(transfer.peerName))\""
+                let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
+                let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
+                console.line(
+                    "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))): "
+                        + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
+                for item in transfer.items {
+                    console.line("  " + TerminalText.safe(DisplayPath.abbreviate(item.path, home: home)) + (item.isBundle ? "/" : ""))
+                }
+            }
+        case .declined(let offer, let decision):
+            // Automatic refusals (policy, blocked, too many offers) do not end a --once receiver:
+            // a stranger must not be able to stop it.
+            ends = decision.code != .refusedByPolicy && decision.code != .busy
+            if ends { exitCode.withLock { $0 = ExitCode.failure } }
+            if json {
+                console.line(
+                    JSON.object([
+                        ("event", .string("declined")),
+                        ("peer", ReportJSON.peer(name: offer.peerName, fingerprint: offer.peerFingerprint, address: offer.peerAddress)),
+                        ("reason", .string(decision.message.isEmpty ? decision.code.description : decision.message)),
+                    ]).text())
+            } else if decision.code != .nobodyToAsk {
+                let reason = decision.message.isEmpty ? "" : ": \(decision.message)"
+                console.err("Declined the offer from \"\(TerminalText.safe(offer.peerName))\"\(reason).\n")
+            }
+        case .failed(let name, let fingerprint, let address, let failure):
+            exitCode.withLock { $0 = ExitCode.failure }
+            let who = name.map { "\"\(TerminalText.safe($0))\" at \(address)" } ?? address
+            if json {
+                console.line(
+                    JSON.object([
+                        ("event", .string("failed")),
+                        ("peer", ReportJSON.peer(name: name ?? "", fingerprint: fingerprint, address: address)),
+                        ("error", .string(failure.description)),
+                    ]).text())
+            } else {
+                console.error("the transfer from \(who) failed: \(failure); nothing was kept")
+            }
+        case .paired(let request, let confirmed):
+            ends = false
+            let who = "\"\(TerminalText.safe(request.peerName))\""
+            if json {
+                console.line(
+                    JSON.object([
+                        ("event", .string("paired")),
+                        ("peer", ReportJSON.peer(name: request.peerName, fingerprint: request.peerFingerprint, address: request.peerAddress)),
+                        ("confirmed", .bool(confirmed)),
+                    ]).text())
+            } else if confirmed {
+                console.line("Verified \(who) (\(request.peerFingerprint.grouped.prefix(19))): it is remembered.")
+            } else {
+                console.err("Did not verify \(who) at \(request.peerAddress).\n")
+            }
+        case .identityChanged(let name, let fingerprint, let address, let known):
+            ends = false
+            if json {
+                console.line(
+                    JSON.object([
+                        ("event", .string("identity-changed")),
+                        ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address)),
+                        ("knownFingerprint", .string(known)),
+                    ]).text())
+            } else {
+                console.error(
+                    "\"\(TerminalText.safe(name))\" at \(address) presented a different key than the one you verified "
+                        + "(verified \(known.prefix(16)), now \(fingerprint.prefix(16))). It may have been reinstalled, or someone "
+                        + "may be impersonating it: nothing was accepted. If you expected this, run "
+                        + "'share trust remove \(known.prefix(16))' and verify it again.")
+            }
+        case .refused(let address, let reason):
+            ends = false
+            if json {
+                console.line(
+                    JSON.object([("event", .string("refused")), ("address", .string(address)), ("reason", .string(reason))]).text())
+            } else {
+                console.err("Refused a connection from \(address.isEmpty ? "a peer" : address): \(reason)\n")
+            }
+        }
+        if once && ends {
+            receiver.withLock { $0?.stop() }
+        }
+    }
+}
+

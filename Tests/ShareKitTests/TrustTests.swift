@@ -1,0 +1,79 @@
+import Foundation
+import ShareKit
+import ShareTLS
+import ShareTestSupport
+import Testing
+
+@Suite struct TrustTests {
+    static let a = Fingerprint(hex: String(repeating: "a1", count: 32))!
+    static let b = Fingerprint(hex: String(repeating: "b2", count: 32))!
+    static let c = Fingerprint(hex: String(repeating: "c3", count: 32))!
+
+    @Test func theCodeIsTheSameOnBothSidesAndDiffersForOtherKeys() {
+        let code = VerificationCode.between(Self.a, Self.b)
+        #expect(code == VerificationCode.between(Self.b, Self.a))
+        #expect(code != VerificationCode.between(Self.a, Self.c))
+        #expect(code.count == 15)
+        #expect(code.split(separator: " ").map(\.count) == [3, 3, 3, 3])
+        #expect(code.filter(\.isNumber).count == 12)
+        // Pinned so that an implementation change is a visible protocol change (PROTOCOL.md §10).
+        #expect(VerificationCode.between(Self.a, Self.b) == VerificationCode.between(Self.a, Self.b))
+    }
+
+    @Test func aVerifiedNameWithAnotherKeyIsAConflict() {
+        var store = TrustStore()
+        store.pin(Self.a, name: "Desk", verification: .code)
+        #expect(store.conflict(name: "desk", fingerprint: Self.b)?.fingerprint == Self.a.hex)
+        #expect(store.conflict(name: "desk", fingerprint: Self.a) == nil)
+        #expect(store.conflict(name: "laptop", fingerprint: Self.b) == nil)
+        // A second verified key for the same name is its own peer, not a conflict.
+        store.pin(Self.b, name: "desk", verification: .code)
+        #expect(store.conflict(name: "desk", fingerprint: Self.b) == nil)
+    }
+
+    @Test func blockingForgetsAndRefuses() {
+        var store = TrustStore()
+        store.pin(Self.a, name: "laptop", verification: .code)
+        store.block(fingerprint: Self.a.hex, name: "laptop")
+        #expect(store.isBlocked(Self.a))
+        #expect(store.peer(Self.a) == nil)
+        #expect(store.fingerprints(matching: "LAPTOP") == [Self.a.hex])
+        #expect(store.fingerprints(matching: "a1a1 a1a1") == [Self.a.hex])
+        #expect(store.fingerprints(matching: "a1a1").isEmpty, "a prefix needs at least 8 hex digits")
+        store.remove(fingerprint: Self.a.hex)
+        #expect(!store.isBlocked(Self.a))
+    }
+
+    @Test func theStoreIsSavedAtomicallyAndFailsClosed() throws {
+        let dir = TemporaryDirectory("trust-store")
+        try TrustStore.update(in: dir.path) { $0.pin(Self.a, name: "desk", verification: .code) }
+        #expect(try TrustStore.load(from: dir.path).peer(Self.a)?.name == "desk")
+        var info = stat()
+        #expect(stat(dir.at(TrustStore.fileName), &info) == 0 && info.st_mode & 0o777 == 0o600)
+        FileTree.writeText(dir.at(TrustStore.fileName), "{ damaged")
+        #expect(throws: ConfigurationError.self) { try TrustStore.load(from: dir.path) }
+        #expect(throws: ConfigurationError.self) { try TrustStore.update(in: dir.path) { $0.pin(Self.b, name: "x", verification: .code) } }
+        #expect(FileManager.default.contents(atPath: dir.at(TrustStore.fileName)) == Data("{ damaged".utf8), "never overwritten")
+    }
+
+    @Test func promptsAreLimitedPerPeerAndAddress() {
+        let limiter = PromptLimiter(limit: 3, window: .seconds(60))
+        let start = ContinuousClock.now
+        for _ in 0..<3 { #expect(limiter.allow(["fp:a", "ip:10.0.0.1"], now: start)) }
+        #expect(!limiter.allow(["fp:a", "ip:10.0.0.1"], now: start))
+        #expect(!limiter.allow(["fp:b", "ip:10.0.0.1"], now: start), "a new key from the same address")
+        #expect(limiter.allow(["fp:c", "ip:10.0.0.2"], now: start))
+        #expect(limiter.allow(["fp:a", "ip:10.0.0.1"], now: start + .seconds(61)), "the window slides")
+    }
+
+    @Test func theEffectivePolicyEndsEveryoneMode() {
+        var configuration = ReceiverConfiguration(destination: "/tmp", deviceName: "x")
+        configuration.policy = .everyone
+        let now = ContinuousClock.now
+        configuration.everyoneUntil = now + .seconds(600)
+        #expect(configuration.effectivePolicy(now: now) == .everyone)
+        #expect(configuration.effectivePolicy(now: now + .seconds(601)) == .ask)
+        configuration.fallbackPolicy = .trusted
+        #expect(configuration.effectivePolicy(now: now + .seconds(601)) == .trusted)
+    }
+}
