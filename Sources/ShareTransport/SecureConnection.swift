@@ -147,6 +147,12 @@ public final class SecureConnection {
         output.removeAll(keepingCapacity: true)
     }
 
+    /// Writes raw bytes over TLS, bypassing the frame encoder (hostile-peer tests only).
+    package func writeRaw(_ bytes: [UInt8]) throws(TransportError) {
+        output.append(contentsOf: bytes)
+        try flush()
+    }
+
     /// Enqueues `frame` and flushes.
     public func send(_ frame: Frame) throws(TransportError) {
         try enqueue(frame)

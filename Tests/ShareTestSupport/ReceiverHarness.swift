@@ -19,6 +19,7 @@ public final class ReceiverHarness: Sendable {
     /// deciding each offer with `decide`.
     public init(
         in directory: TemporaryDirectory, name: String = "desk", idleTimeout: Duration = .seconds(20),
+        configure: (inout ReceiverConfiguration) -> Void = { _ in },
         decide: @escaping @Sendable (IncomingOffer) -> Decision = { _ in .accept }
     ) throws {
         identity = try Identity.loadOrCreate(in: directory.at("receiver-config"))
@@ -27,6 +28,7 @@ public final class ReceiverHarness: Sendable {
         self.outcomes = outcomes
         var configuration = ReceiverConfiguration(port: 0, destination: destination, deviceName: name)
         configuration.idleTimeout = idleTimeout
+        configure(&configuration)
         receiver = try Receiver(
             configuration: configuration, identity: identity,
             events: ReceiverEvents(decide: decide, finished: { outcomes.push($0) }))

@@ -21,6 +21,11 @@ struct IncomingTransfer {
     private var staging: StagingArea?
     private var writer: FileWriter?
     private var finished = false
+    /// Ends connections that have not made their offer in time (disarmed once they have).
+    private var watchdog: Watchdog?
+    private var slowReason: String {
+        "the peer did not complete its TLS handshake and offer within \(configuration.offerDeadline.components.seconds) seconds"
+    }
     /// The committed transfer, reported once the sender has its receipt.
     private var committedTransfer: ReceivedTransfer?
     private var dataStarted: ContinuousClock.Instant?
@@ -42,11 +47,16 @@ struct IncomingTransfer {
     }
 
     mutating func run() {
+        let socket = self.socket
+        let watchdog = Watchdog(after: configuration.offerDeadline) { socket.shutdown() }
+        self.watchdog = watchdog
+        defer { watchdog.cancel() }
         let connection: SecureConnection
         do {
             connection = try SecureConnection.accept(socket, context: context, handshakeTimeout: configuration.handshakeTimeout)
         } catch {
-            events.finished(.refused(peerAddress: socket.remoteDescription, reason: error.description))
+            let reason = watchdog.fired ? slowReason : error.description
+            events.finished(.refused(peerAddress: socket.remoteDescription, reason: reason))
             return
         }
         self.connection = connection
@@ -90,6 +100,7 @@ struct IncomingTransfer {
                     // The peer is gone; the session learns it on the next read.
                 }
             case .decide(let peer, let manifest):
+                watchdog?.cancel()
                 let fingerprint = connection.peerFingerprint
                 let (verdict, trust) = gate.evaluate(
                     name: peer.name, fingerprint: fingerprint, address: connection.endpoint, caTrustedBy: nil)
@@ -100,6 +111,7 @@ struct IncomingTransfer {
                 self.offer = offer
                 perform(decide(offer, verdict: verdict))
             case .verify(let peer):
+                watchdog?.cancel()
                 perform(pair(peer))
             case .verified:
                 break
@@ -125,7 +137,8 @@ struct IncomingTransfer {
                 staging?.discard()
                 guard offer != nil else {
                     // Nothing was offered: a connection that never became a transfer.
-                    events.finished(.refused(peerAddress: connection.endpoint, reason: failure.description))
+                    let reason = watchdog?.fired == true ? slowReason : failure.description
+                    events.finished(.refused(peerAddress: connection.endpoint, reason: reason))
                     continue
                 }
                 events.finished(

@@ -11,6 +11,9 @@ public struct ReceiverConfiguration: Sendable {
     public var deviceName: String
     /// Limit for the TLS handshake and the sender's HELLO and OFFER.
     public var handshakeTimeout: Duration = .seconds(10)
+    /// The hard limit from accepting a connection until its offer (or pairing request) has
+    /// arrived, however the bytes trickle in: a slow peer cannot hold a connection slot.
+    public var offerDeadline: Duration = .seconds(30)
     /// How long a sender may be silent while data flows.
     public var idleTimeout: Duration = .seconds(60)
     /// Transfers handled at once; more connections are closed at once.

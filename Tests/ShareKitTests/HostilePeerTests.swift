@@ -1,0 +1,251 @@
+import Foundation
+import ShareDocuments
+import ShareKit
+import ShareTLS
+import ShareTestSupport
+import ShareTransport
+import ShareWire
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A receiver against deliberately misbehaving senders (docs/SECURITY.md): each case gets its
+/// specific error, writes nothing outside the receive folder, leaves no partial file, and an
+/// honest transfer at the same time still completes with the right hash.
+@Suite struct HostilePeerTests {
+    func rawSocket(to endpoint: String) throws -> TCPSocket {
+        try TCPSocket.connect(to: Endpoint(parsing: endpoint)!, timeout: .seconds(5))
+    }
+
+    @Test func garbageInsteadOfTLSIsRefusedAsNotTLS() throws {
+        let scene = try HostileScene("hostile-garbage")
+        try scene.run {
+            let socket = try rawSocket(to: scene.harness.endpoint)
+            _ = [0x17, 0xFE, 0x42].withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, 0) }
+            _ = SecureRandom.bytes(2000).withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, 0) }
+            #expect(scene.hostileOutcomeText().contains("not TLS at all"))
+            socket.close()
+        }
+    }
+
+    @Test func anHTTPRequestIsRefusedAsNotAShareNode() throws {
+        let scene = try HostileScene("hostile-http")
+        try scene.run {
+            let socket = try rawSocket(to: scene.harness.endpoint)
+            _ = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, 0) }
+            #expect(scene.hostileOutcomeText().contains("HTTP"))
+            socket.close()
+        }
+    }
+
+    @Test func aSilentTCPClientTimesOut() throws {
+        let scene = try HostileScene("hostile-silent") { $0.handshakeTimeout = .seconds(1) }
+        try scene.run {
+            let socket = try rawSocket(to: scene.harness.endpoint)
+            #expect(scene.hostileOutcomeText().contains("timed out"))
+            socket.close()
+        }
+    }
+
+    @Test func aSlowlorisIsCutOffAtTheOfferDeadline() throws {
+        let scene = try HostileScene("hostile-slow") {
+            $0.handshakeTimeout = .seconds(5)
+            $0.offerDeadline = .seconds(2)
+        }
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            let hello = FrameEncoder.encode(.hello(Hello(name: "slow")))
+            // One byte every half second: each read succeeds, but the offer never comes.
+            for byte in hello.prefix(8) {
+                guard (try? connection.writeRaw([byte])) != nil else { break }
+                usleep(500_000)
+            }
+            #expect(scene.hostileOutcomeText().contains("did not complete its TLS handshake and offer within 2 seconds"))
+            connection.close()
+        }
+    }
+
+    @Test func tls12IsRefused() throws {
+        let scene = try HostileScene("hostile-tls12")
+        try scene.run {
+            let sender = try HostileSender(in: scene.dir)
+            #expect(throws: TransportError.self) {
+                _ = try sender.connect(scene.harness.endpoint, context: TLSContext.tls12Only(server: false, identity: sender.identity))
+            }
+            #expect(scene.hostileOutcomeText().contains("TLS 1.2 or older"))
+        }
+    }
+
+    @Test func anExpiredCertificateIsRefused() throws {
+        let scene = try HostileScene("hostile-expired")
+        try scene.run {
+            let expired = try Identity.generateEphemeral(
+                notBefore: Date(timeIntervalSinceNow: -86_400 * 30), notAfter: Date(timeIntervalSinceNow: -86_400))
+            #expect(throws: (any Error).self) {
+                let connection = try HostileSender(in: scene.dir).connect(
+                    scene.harness.endpoint, context: TLSContext.client(identity: expired))
+                try connection.send(.hello(Hello(name: "expired")))
+                _ = try connection.receive()
+            }
+            #expect(scene.hostileOutcomeText().contains("expired"))
+        }
+    }
+
+    @Test func anUnknownFrameTypeIsAProtocolViolation() throws {
+        let scene = try HostileScene("hostile-frame")
+        try scene.run {
+            let error = try HostileSender(in: scene.dir).sendAfterHello([0x47, 0, 0, 0, 1, 0], to: scene.harness.endpoint)
+            #expect(error?.code == .protocolViolation)
+            #expect(error?.message == "the peer sent a frame of unknown type 0x47")
+            #expect(scene.hostileOutcomeText().contains("unknown type 0x47"))
+        }
+    }
+
+    @Test func aFrameThatLiesAboutItsLengthIsRefusedBeforeItsPayload() throws {
+        let scene = try HostileScene("hostile-length")
+        try scene.run {
+            let error = try HostileSender(in: scene.dir).sendAfterHello([0x02, 0xFF, 0xFF, 0xFF, 0xF0], to: scene.harness.endpoint)
+            #expect(error?.code == .limitExceeded)
+            #expect(error?.message.contains("OFFER frame of 4294967280 bytes (the limit is 16777216)") == true)
+            _ = scene.hostileOutcome()
+        }
+    }
+
+    @Test(arguments: [
+        ("../escape.txt", "'..' component"),
+        ("/etc/cron.d/evil", "absolute"),
+        ("ok/../../escape", "'..' component"),
+        ("evil\u{1B}[2J.txt", "forbidden character U+1B"),
+        ("c:\\windows", "forbidden character U+5C"),
+        (".share-staging", "reserved"),
+    ])
+    func anOfferWithAnUnsafePathIsRefusedAndWritesNothing(_ path: String, _ reason: String) throws {
+        let scene = try HostileScene("hostile-path")
+        try scene.run {
+            let offer = RawOffer.frame([.init(path: path, size: 5)])
+            let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
+            #expect(error?.code == .invalidOffer)
+            #expect(error?.message.contains(reason) == true, "\(error?.message ?? "no error")")
+            _ = scene.hostileOutcome()
+        }
+    }
+
+    @Test func aNULInANameIsRefusedByTheDecoder() throws {
+        let scene = try HostileScene("hostile-nul")
+        try scene.run {
+            let offer = RawOffer.frame([.init(path: "a\u{0}b", size: 5)])
+            let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
+            #expect(error?.code == .protocolViolation)
+            #expect(error?.message == "the peer sent a malformed OFFER frame: a path contains NUL")
+            _ = scene.hostileOutcome()
+        }
+    }
+
+    @Test func bundleTricksAreRefused() throws {
+        let cases: [([RawOffer.Entry], String)] = [
+            ([.init(kind: 2, path: "B", mode: 0o755), .init(kind: 3, path: "B/l", mode: 0o777, target: "../../.ssh")], "outside its folder"),
+            ([.init(kind: 2, path: "B", mode: 0o755), .init(kind: 3, path: "B/l", mode: 0o777, target: "/home")], "unsafe target"),
+            ([.init(path: "Report.PDF"), .init(path: "report.pdf")], "differ only in case"),
+            ([.init(path: "run.sh", mode: 0o4755)], "only permission bits"),
+            ([.init(kind: 2, path: "B", mode: 0o755), .init(path: "C/x")], "listed before (or without) its folder"),
+        ]
+        let scene = try HostileScene("hostile-bundle")
+        try scene.run {
+            for (entries, reason) in cases {
+                let error = try HostileSender(in: scene.dir).sendAfterHello(RawOffer.frame(entries), to: scene.harness.endpoint)
+                #expect(error?.code == .invalidOffer)
+                #expect(error?.message.contains(reason) == true, "\(error?.message ?? "no error")")
+                _ = scene.hostileOutcome()
+            }
+        }
+    }
+
+    @Test func tooManyEntriesAreRefusedBeforeTheyAreRead() throws {
+        let scene = try HostileScene("hostile-count")
+        try scene.run {
+            let offer = RawOffer.frame([.init(path: "a")], count: 100_001)
+            let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
+            #expect(error?.code == .limitExceeded)
+            #expect(error?.message.contains("100001 entries (the limit is 100000)") == true)
+            _ = scene.hostileOutcome()
+        }
+    }
+
+    @Test func anOfferLargerThanTheDiskIsDeclined() throws {
+        let scene = try HostileScene("hostile-space")
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            defer { connection.close() }
+            try connection.writeRaw(FrameEncoder.encode(.hello(Hello(name: "big"))) + RawOffer.frame([.init(path: "huge.img", size: 1 << 60)]))
+            var decision: Decision?
+            while let frame = try? connection.receive() {
+                if case .decision(let answer) = frame { decision = answer; break }
+            }
+            #expect(decision?.code == .insufficientSpace)
+            if case .declined(_, let declined) = scene.hostileOutcome() {
+                #expect(declined.code == .insufficientSpace)
+            } else {
+                Issue.record("no decline reported")
+            }
+        }
+    }
+
+    @Test func aSenderThatDoesNotKeepItsDeclaredSizeIsStopped() throws {
+        let scene = try HostileScene("hostile-size")
+        try scene.run {
+            for (data, label) in [(20, "more"), (5, "fewer")] {
+                let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+                var bytes = FrameEncoder.encode(.hello(Hello(name: "liar"))) + RawOffer.frame([.init(path: "ten.bin", size: 10)])
+                try connection.writeRaw(bytes)
+                bytes = FrameEncoder.encode(.data(fileIndex: 0, bytes: [UInt8](repeating: 1, count: data)))
+                bytes += FrameEncoder.encode(.fileEnd(fileIndex: 0, sha256: [UInt8](repeating: 0, count: 32)))
+                try? connection.writeRaw(bytes)
+                let error = HostileSender.firstError(from: connection)
+                connection.close()
+                #expect(error?.code == .sizeMismatch, "\(label) bytes than declared")
+                #expect(error?.message.contains("'ten.bin' was offered as 10 bytes") == true)
+                #expect(scene.hostileOutcomeText().contains("was offered as 10 bytes"))
+            }
+        }
+    }
+
+    @Test func aFrameCutOffByTheConnectionLeavesNothing() throws {
+        let scene = try HostileScene("hostile-cut")
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            var bytes = FrameEncoder.encode(.hello(Hello(name: "cut"))) + RawOffer.frame([.init(path: "cut.bin", size: 100_000)])
+            try connection.writeRaw(bytes)
+            _ = try connection.receive()  // HELLO
+            _ = try connection.receive()  // DECISION
+            bytes = FrameEncoder.encode(.data(fileIndex: 0, bytes: [UInt8](repeating: 7, count: 60_000)))
+            try connection.writeRaw(Array(bytes.prefix(30_000)))
+            connection.close()
+            #expect(scene.hostileOutcomeText().contains("the connection ended in the middle of a frame"))
+        }
+    }
+
+    @Test func tooManyConnectionsFromOneAddressAreClosed() throws {
+        let scene = try HostileScene("hostile-flood") { $0.maxConnectionsPerAddress = 3 }
+        // The honest transfer also comes from 127.0.0.1: it holds one of the three places.
+        try scene.run {
+            let held = try (0..<2).map { _ in try rawSocket(to: scene.harness.endpoint) }
+            usleep(200_000)
+            let extra = try rawSocket(to: scene.harness.endpoint)
+            var byte: UInt8 = 0
+            extra.setTimeouts(receive: .seconds(5), send: .seconds(5))
+            #expect(recv(extra.descriptor, &byte, 1, 0) == 0, "closed at once")
+            var reason = ""
+            while let outcome = scene.hostileOutcome(timeout: .seconds(10)) {
+                if case .refused(_, let text) = outcome, text.contains("too many connections") {
+                    reason = text
+                    break
+                }
+            }
+            #expect(reason.contains("too many connections from 127.0.0.1"))
+            held.forEach { $0.close() }
+            extra.close()
+        }
+    }
+}

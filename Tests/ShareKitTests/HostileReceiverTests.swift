@@ -1,0 +1,140 @@
+import Foundation
+import ShareDocuments
+import ShareKit
+import ShareTLS
+import ShareTestSupport
+import ShareTransport
+import ShareWire
+import Testing
+
+/// A deliberately misbehaving receiver: a real TLS server that answers a sender with any bytes.
+final class HostileReceiver: Sendable {
+    let listener: TCPListener
+    let identity: Identity
+
+    /// Listens on a free port; the first connection gets `script` (after the TLS handshake).
+    init(in directory: TemporaryDirectory, identity: Identity? = nil, script: @escaping @Sendable (SecureConnection) -> Void) throws {
+        let identity = try identity ?? Identity.loadOrCreate(in: directory.at("hostile-receiver"))
+        self.identity = identity
+        listener = try TCPListener(port: 0)
+        let listener = self.listener
+        let context = try TLSContext.server(identity: identity)
+        Thread {
+            guard let socket = try? listener.accept(),
+                let connection = try? SecureConnection.accept(socket, context: context)
+            else { return }
+            connection.setTimeouts(receive: .seconds(10), send: .seconds(10))
+            script(connection)
+            connection.close()
+        }.start()
+    }
+
+    var endpoint: Endpoint { Endpoint(host: "127.0.0.1", port: listener.port) }
+
+    deinit { listener.stop() }
+}
+
+/// A sender against receivers that misbehave: each gets a specific error, never a crash or a hang.
+@Suite struct HostileReceiverTests {
+    func send(_ dir: TemporaryDirectory, to receiver: HostileReceiver, decisionTimeout: Duration = .seconds(20)) throws -> SendError? {
+        FileTree.writeFile(dir.at("doc.bin"), size: 3_000_000, seed: 3)
+        var sender = try TestSender(in: dir)
+        sender.options.decisionTimeout = decisionTimeout
+        sender.options.idleTimeout = decisionTimeout
+        let prepared = try PreparedSend.scan([dir.at("doc.bin")])
+        do {
+            _ = try Sender.send(prepared, to: receiver.endpoint, identity: sender.identity, options: sender.options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Reads the sender's HELLO and OFFER.
+    static func readOffer(_ connection: SecureConnection) {
+        _ = try? connection.receive()
+        _ = try? connection.receive()
+    }
+
+    @Test func garbageInsteadOfAHello() throws {
+        let dir = TemporaryDirectory("hostile-rx-garbage")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.writeRaw([0x99, 0, 0, 0, 0])
+            Self.readOffer(connection)
+        }
+        let error = try send(dir, to: receiver)
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a frame of unknown type 0x99")
+    }
+
+    @Test func aDecisionBeforeTheHello() throws {
+        let dir = TemporaryDirectory("hostile-rx-order")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.send(.decision(.accept))
+            Self.readOffer(connection)
+        }
+        let error = try send(dir, to: receiver)
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent DECISION where HELLO was expected")
+    }
+
+    @Test func aFrameThatLiesAboutItsLength() throws {
+        let dir = TemporaryDirectory("hostile-rx-length")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.send(.hello(Hello(name: "liar")))
+            try? connection.writeRaw([0x06, 0x7F, 0xFF, 0xFF, 0xFF])
+            Self.readOffer(connection)
+        }
+        let error = try send(dir, to: receiver)
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a RECEIPT frame of 2147483647 bytes (the limit is 4194304)")
+    }
+
+    @Test func aReceiptThatDoesNotNameEveryItem() throws {
+        let dir = TemporaryDirectory("hostile-rx-receipt")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.send(.hello(Hello(name: "sloppy")))
+            Self.readOffer(connection)
+            try? connection.send(.decision(.accept))
+            while let frame = try? connection.receive() {
+                if case .fileEnd = frame { break }
+            }
+            try? connection.send(.receipt(Receipt(locations: ["~/a", "~/b"])))
+        }
+        let error = try send(dir, to: receiver)
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a malformed RECEIPT frame: 2 locations for 1 items")
+    }
+
+    @Test func aReceiverThatHangsUpMidTransfer() throws {
+        let dir = TemporaryDirectory("hostile-rx-hangup")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.send(.hello(Hello(name: "quitter")))
+            Self.readOffer(connection)
+            try? connection.send(.decision(.accept))
+            _ = try? connection.receive()
+            connection.cancel()
+        }
+        let error = try send(dir, to: receiver)
+        let text = error.map { "\($0)" } ?? "no error"
+        #expect(text.contains("127.0.0.1:\(receiver.listener.port)") || text.contains("connection was lost"), "\(text)")
+    }
+
+    @Test func aReceiverThatNeverAnswersTimesOut() throws {
+        let dir = TemporaryDirectory("hostile-rx-stall")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.send(.hello(Hello(name: "sphinx")))
+            Self.readOffer(connection)
+            usleep(3_000_000)
+        }
+        let error = try send(dir, to: receiver, decisionTimeout: .seconds(1))
+        #expect(error.map { "\($0)" } == "127.0.0.1:\(receiver.listener.port) did not answer in time (waiting for the peer)")
+    }
+
+    @Test func aReceiverWithAnExpiredCertificateIsRefused() throws {
+        let dir = TemporaryDirectory("hostile-rx-expired")
+        let expired = try Identity.generateEphemeral(
+            notBefore: Date(timeIntervalSinceNow: -86_400 * 30), notAfter: Date(timeIntervalSinceNow: -86_400))
+        let receiver = try HostileReceiver(in: dir, identity: expired) { connection in
+            Self.readOffer(connection)
+        }
+        let error = try send(dir, to: receiver)
+        #expect(error.map { "\($0)" }?.contains("expired") == true)
+    }
+}
