@@ -5,11 +5,14 @@
 // Layers (dependencies point down only):
 //
 //   share (executable)  ->  ShareCLI  ->  ShareKit
-//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry
+//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry,
+//                           ShareArchive
 //   ShareTransport      ->  ShareTLS, ShareWire
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
-//   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareKit -> CShareLinux (C, system libraries)
+//   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
+//   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
+//   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
 
 import PackageDescription
 
@@ -34,6 +37,11 @@ let package = Package(
         ),
         // Linux system calls glibc 2.36 does not wrap (openat2) or Swift cannot see (renameat2, syncfs).
         .systemLibrary(name: "CShareLinux"),
+        .systemLibrary(
+            name: "CShareArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
@@ -44,13 +52,14 @@ let package = Package(
         .target(name: "ShareTLS", dependencies: ["CShareOpenSSL"]),
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
+        .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
 
         // Use cases and the command line.
         .target(
             name: "ShareKit",
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
-                "CShareLinux",
+                "ShareArchive", "CShareLinux",
             ]
         ),
         .target(
@@ -66,6 +75,7 @@ let package = Package(
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
+        .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
         .testTarget(name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport"]),
         .testTarget(
