@@ -70,7 +70,8 @@ let package = Package(
 
         // Tests.
         .target(
-            name: "ShareTestSupport", dependencies: ["ShareKit", "ShareTLS", "ShareWire"], path: "Tests/ShareTestSupport"
+            name: "ShareTestSupport", dependencies: ["ShareKit", "ShareTLS", "ShareWire", "TypeRegistry"],
+            path: "Tests/ShareTestSupport"
         ),
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),

@@ -18,6 +18,8 @@ SUBCOMMANDS:
   receive                 Accept documents from nearby machines.
   send                    Send files and folders to a receiver.
   identity                Show this machine's device name and fingerprint.
+  types                   Register applications and look up document types.
+  inbox                   List, retry or remove documents waiting in the inbox.
 
 EXIT CODES:
   0   success

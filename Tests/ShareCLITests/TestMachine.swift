@@ -8,6 +8,11 @@ struct TestMachine {
     let config: String
     let environment: [String: String]
 
+    /// `$XDG_DATA_HOME/share/Inbox`: where transfers are staged and documents wait for their import.
+    var inbox: String { home + "/.local/share/share/Inbox" }
+    /// `$XDG_DATA_HOME`.
+    var dataHome: String { home + "/.local/share" }
+
     init(_ name: String, in directory: TemporaryDirectory) {
         home = directory.at(name)
         config = directory.at(name + "/.config/share")

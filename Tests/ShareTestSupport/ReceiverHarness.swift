@@ -3,6 +3,7 @@ public import ShareKit
 public import ShareTLS
 public import ShareWire
 import Synchronization
+public import TypeRegistry
 
 /// A real receiver on loopback (port 0) in this process, with its own identity and folder,
 /// collecting every outcome for the test to inspect.
@@ -11,22 +12,31 @@ public final class ReceiverHarness: Sendable {
     public let receiver: Receiver
     /// The receive folder.
     public let destination: String
+    /// The inbox (transfers are staged here; documents wait here for their import).
+    public let inbox: String
     /// The receiver's identity.
     public let identity: Identity
     private let outcomes: OutcomeQueue
 
-    /// Starts a receiver in `directory` (identity in `receiver-config`, files in `received`),
-    /// deciding each offer with `decide`.
+    /// Starts a receiver in `directory` (identity in `receiver-config`, files in `received`, inbox
+    /// in `inbox`), deciding each offer with `decide` and typing documents with `registry` (by
+    /// default the built-in types only, so every document goes to the receive folder).
     public init(
         in directory: TemporaryDirectory, name: String = "desk", idleTimeout: Duration = .seconds(20),
+        registry: TypeRegistry = TypeRegistry(), receiptWait: Duration = .seconds(60),
         decide: @escaping @Sendable (IncomingOffer) -> Decision = { _ in .accept }
     ) throws {
         identity = try Identity.loadOrCreate(in: directory.at("receiver-config"))
         destination = directory.at("received")
+        inbox = directory.at("inbox")
         let outcomes = OutcomeQueue()
         self.outcomes = outcomes
         var configuration = ReceiverConfiguration(port: 0, destination: destination, deviceName: name)
         configuration.idleTimeout = idleTimeout
+        configuration.inbox = inbox
+        configuration.registry = RegistryProvider(fixed: registry)
+        configuration.receiptWait = receiptWait
+        configuration.importEnvironment = ProcessInfo.processInfo.environment
         receiver = try Receiver(
             configuration: configuration, identity: identity,
             events: ReceiverEvents(decide: decide, finished: { outcomes.push($0) }))

@@ -6,6 +6,15 @@ enum CommandTable {
         "share send": SendCommand.self,
         "share identity": IdentityCommand.self,
         "share identity set-name": IdentitySetNameCommand.self,
+        "share types register": TypesRegisterCommand.self,
+        "share types unregister": TypesUnregisterCommand.self,
+        "share types list": TypesListCommand.self,
+        "share types show": TypesShowCommand.self,
+        "share types inspect": TypesInspectCommand.self,
+        "share types resolve": TypesResolveCommand.self,
+        "share inbox list": InboxListCommand.self,
+        "share inbox import": InboxImportCommand.self,
+        "share inbox remove": InboxRemoveCommand.self,
     ]
 
     /// The root of the command tree.
@@ -17,7 +26,7 @@ enum CommandTable {
             and folders over mutually authenticated TLS 1.3. A folder is sent as one document (a bundle) \
             and lands whole or not at all; every file is checked with SHA-256 before it is kept.
             """,
-        subcommands: [ReceiveCommand.spec, SendCommand.spec, IdentityCommand.spec],
+        subcommands: [ReceiveCommand.spec, SendCommand.spec, IdentityCommand.spec, TypesCommand.spec, InboxCommand.spec],
         runnable: false,
         extraSections: [
             (

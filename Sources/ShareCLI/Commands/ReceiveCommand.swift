@@ -66,6 +66,7 @@ struct ReceiveCommand: ShareCommand {
         do {
             var configuration = ReceiverConfiguration(port: port, destination: destination, deviceName: name)
             configuration.port = port
+            configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             receiver = try Receiver(configuration: configuration, identity: node.identity, events: events)
         } catch {
             throw CLIError("\(error)")
@@ -166,9 +167,7 @@ final class ReceiveState: Sendable {
                 console.line(
                     "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))): "
                         + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
-                for item in transfer.items {
-                    console.line("  " + TerminalText.safe(DisplayPath.abbreviate(item.path, home: home)) + (item.isBundle ? "/" : ""))
-                }
+                for line in ReceivedReport.itemLines(transfer, home: home) { console.line(line) }
             }
         case .declined(let offer, let decision):
             exitCode.withLock { $0 = ExitCode.failure }

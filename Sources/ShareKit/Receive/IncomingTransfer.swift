@@ -1,3 +1,4 @@
+internal import CShareLinux
 import Foundation
 import ShareDocuments
 import ShareTLS
@@ -5,7 +6,8 @@ import ShareTransport
 import ShareWire
 
 /// One incoming connection: the TLS handshake, then the ``ReceiverSession`` driven over it, with
-/// a ``FileWriter`` on its own thread and a ``StagingArea`` for the commit.
+/// a ``FileWriter`` on its own thread, a ``StagingArea`` in the inbox for the commit, and an
+/// ``ImportBatch`` that hands each committed document to its importer before the receipt goes out.
 struct IncomingTransfer {
     let socket: TCPSocket
     let context: TLSContext
@@ -18,8 +20,10 @@ struct IncomingTransfer {
     private var staging: StagingArea?
     private var writer: FileWriter?
     private var finished = false
-    /// The committed transfer, reported once the sender has its receipt.
+    /// The committed transfer, reported once the sender has its receipt and the imports ended.
     private var committedTransfer: ReceivedTransfer?
+    /// The imports of the committed documents.
+    private var imports: ImportBatch?
     private var dataStarted: ContinuousClock.Instant?
     private var lastProgress: ContinuousClock.Instant?
     private var bytesReceived: UInt64 = 0
@@ -102,8 +106,18 @@ struct IncomingTransfer {
                 if let offer { events.finished(.declined(offer, decision)) }
             case .completed:
                 // After the RECEIPT went out: only now may the user interface act on it (stop a
-                // `--once` receiver, say) without cutting the sender off.
-                if let transfer = committedTransfer { events.finished(.received(transfer)) }
+                // `--once` receiver, say) without cutting the sender off. Imports the receipt did
+                // not wait for end first.
+                if var transfer = committedTransfer {
+                    if let imports {
+                        let inbox = Inbox(directory: configuration.inbox)
+                        for (index, result) in imports.waitForAll().enumerated() where index < transfer.items.count {
+                            transfer.items[index].result = result
+                            transfer.items[index].path = result.path(inbox: inbox)
+                        }
+                    }
+                    events.finished(.received(transfer))
+                }
             case .failed(let failure):
                 writer?.cancel()
                 staging?.discard()
@@ -126,7 +140,12 @@ struct IncomingTransfer {
     private mutating func decide(_ offer: IncomingOffer) -> [ReceiverSession.Action] {
         let manifest = offer.manifest
         let needed = manifest.totalBytes &+ configuration.freeSpaceMargin
-        let available = Self.availableBytes(configuration.destination)
+        // Data is staged in the inbox; when the receive folder is on another filesystem, documents
+        // placed there are copied once more.
+        let available = min(
+            Self.availableBytes(configuration.inbox),
+            Self.sameFilesystem(configuration.inbox, configuration.destination)
+                ? .max : Self.availableBytes(configuration.destination))
         if needed > available {
             return session.decided(
                 Decision(
@@ -137,7 +156,7 @@ struct IncomingTransfer {
         let decision = events.decide(offer)
         guard decision.isAccepted else { return session.decided(decision) }
         do {
-            let staging = try StagingArea(destination: configuration.destination)
+            let staging = try StagingArea(root: configuration.inbox)
             try staging.prepare(manifest)
             self.staging = staging
             let writer = FileWriter(staging: staging, manifest: manifest)
@@ -164,20 +183,39 @@ struct IncomingTransfer {
         case .failure(let failure): return session.fail(peerError(for: failure))
         }
         reportProgress(force: true)
-        let names: [String]
+        let manifest = offer.manifest
+        let fingerprint = connection.peerFingerprint
+        let now = Date()
+        let metadata = manifest.items.map { item in
+            InboxEntry(
+                name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
+                senderName: session.peer?.name ?? "", senderFingerprint: fingerprint.hex, receivedAt: now,
+                declaredType: item.declaredType.isEmpty ? nil : item.declaredType)
+        }
+        let entries: [InboxEntry]
         do {
-            names = try staging.commit(offer.manifest)
+            entries = try staging.commit(manifest, entries: metadata)
         } catch {
             return session.fail(PeerError(.receiverFailed, error.messageForPeer))
         }
         self.staging = nil
         self.writer = nil
-        let manifest = offer.manifest
-        let destination = configuration.destination
-        let items = zip(manifest.items, names).map { item, name in
+        let inbox = Inbox(directory: configuration.inbox)
+        let importer = DocumentImporter(
+            inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
+            environment: configuration.importEnvironment)
+        let imports = ImportBatch(importer: importer, entries: entries)
+        imports.start()
+        self.imports = imports
+        _ = imports.wait(timeout: configuration.receiptWait)
+        let home = configuration.importEnvironment["HOME"]
+        let items = zip(manifest.items, entries).map { item, entry in
             ReceivedTransfer.Item(
-                name: item.name, isBundle: item.isBundle, path: destination + "/" + name, files: item.fileCount,
-                bytes: item.byteCount)
+                name: item.name, isBundle: item.isBundle, path: inbox.documentPath(of: entry), files: item.fileCount,
+                bytes: item.byteCount,
+                result: ImportResult(
+                    entry: entry, type: "", application: nil, receiveFolderReason: nil,
+                    outcome: .kept(failure: "not imported yet", timedOut: false), warnings: []))
         }
         let files = manifest.fileEntryIndices.enumerated().map { index, entryIndex in
             ReceivedTransfer.VerifiedFile(
@@ -185,10 +223,10 @@ struct IncomingTransfer {
                 sha256: Hex.encode(digests[index]))
         }
         let transfer = ReceivedTransfer(
-            peerName: session.peer?.name ?? "", peerFingerprint: connection.peerFingerprint,
+            peerName: session.peer?.name ?? "", peerFingerprint: fingerprint,
             peerAddress: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
             seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0)
-        let receipt = Receipt(locations: items.map { DisplayPath.abbreviate($0.path) })
+        let receipt = Receipt(locations: imports.receiptLocations(home: home))
         committedTransfer = transfer
         return session.committed(receipt)
     }
@@ -219,6 +257,13 @@ struct IncomingTransfer {
         guard let connection else { return }
         try? connection.flush()
         connection.closeGracefully(drainFor: .seconds(2))
+    }
+
+    private static func sameFilesystem(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return true }
+        return first.st_dev == second.st_dev
     }
 
     private static func availableBytes(_ path: String) -> UInt64 {

@@ -17,13 +17,23 @@ public final class Receiver: Sendable {
     private let active = Mutex<[ObjectIdentifier: SecureConnectionCanceller]>([:])
     private let finishedAll = DispatchGroup()
 
-    /// Binds the port and prepares TLS; call ``run()`` to start accepting.
+    /// Binds the port, prepares TLS, creates the receive folder and the inbox and loads the type
+    /// registry; call ``run()`` to start accepting.
     /// - Throws: ``TransportError`` when the port cannot be bound; ``ReceiveError`` for an unusable
-    ///   receive folder; ``TLSError`` for an unusable identity.
+    ///   receive folder or inbox; ``TLSError`` for an unusable identity.
     public init(configuration: ReceiverConfiguration, identity: Identity, events: ReceiverEvents) throws {
         ProcessSignals.ignoreBrokenPipes()
         try StagingArea.createDirectories(configuration.destination)
+        do {
+            try StagingArea.createDirectories(configuration.inbox, mode: 0o700)
+        } catch {
+            throw ReceiveError.inboxUnusable(path: configuration.inbox, reason: error.reason)
+        }
+        StagingArea.removeAbandoned(in: configuration.inbox)
+        // Staging folders of older versions, and scratch folders of imports across filesystems.
         StagingArea.removeAbandoned(in: configuration.destination)
+        // The shared-mime-info database is read now rather than at the first transfer.
+        _ = configuration.registry.current()
         self.configuration = configuration
         self.identity = identity
         self.events = events
