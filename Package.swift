@@ -81,7 +81,10 @@ let package = Package(
         .testTarget(name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport"]),
         .testTarget(
             name: "ShareKitTests",
-            dependencies: ["ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport"]
+            dependencies: [
+                "ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport", "TypeRegistry",
+                "ShareArchive",
+            ]
         ),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),
     ]

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import ShareKit
 public import ShareTLS
 public import ShareWire
@@ -19,24 +19,26 @@ public final class ReceiverHarness: Sendable {
     private let outcomes: OutcomeQueue
 
     /// Starts a receiver in `directory` (identity in `receiver-config`, files in `received`, inbox
-    /// in `inbox`), deciding each offer with `decide` and typing documents with `registry` (by
-    /// default the built-in types only, so every document goes to the receive folder).
+    /// in `inbox` unless another is given), deciding each offer with `decide` and typing documents
+    /// with `registry` (by default the built-in types only, so every document goes to the receive
+    /// folder); importers get `environment`.
     public init(
         in directory: TemporaryDirectory, name: String = "desk", idleTimeout: Duration = .seconds(20),
-        registry: TypeRegistry = TypeRegistry(), receiptWait: Duration = .seconds(60),
+        registry: TypeRegistry = TypeRegistry(), receiptWait: Duration = .seconds(60), inbox: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         decide: @escaping @Sendable (IncomingOffer) -> Decision = { _ in .accept }
     ) throws {
         identity = try Identity.loadOrCreate(in: directory.at("receiver-config"))
         destination = directory.at("received")
-        inbox = directory.at("inbox")
+        self.inbox = inbox ?? directory.at("inbox")
         let outcomes = OutcomeQueue()
         self.outcomes = outcomes
         var configuration = ReceiverConfiguration(port: 0, destination: destination, deviceName: name)
         configuration.idleTimeout = idleTimeout
-        configuration.inbox = inbox
+        configuration.inbox = self.inbox
         configuration.registry = RegistryProvider(fixed: registry)
         configuration.receiptWait = receiptWait
-        configuration.importEnvironment = ProcessInfo.processInfo.environment
+        configuration.importEnvironment = environment
         receiver = try Receiver(
             configuration: configuration, identity: identity,
             events: ReceiverEvents(decide: decide, finished: { outcomes.push($0) }))
