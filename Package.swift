@@ -68,6 +68,12 @@ let package = Package(
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 
+        // Example applications (Examples/*/README.md): their manifests register them with share.
+        .executableTarget(name: "scarybugs", dependencies: ["ShareArchive"], path: "Examples/ScaryBugs/Tool"),
+        .executableTarget(name: "beertracker", path: "Examples/BeerTracker/Importer"),
+        .executableTarget(name: "customfile", dependencies: ["ShareArchive"], path: "Examples/CustomFile/Importer"),
+        .executableTarget(name: "notesgroup", path: "Examples/SharedContainer/Tool"),
+
         // Tests.
         .target(
             name: "ShareTestSupport", dependencies: ["ShareKit", "ShareTLS", "ShareWire", "TypeRegistry"],

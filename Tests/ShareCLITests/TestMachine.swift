@@ -39,3 +39,45 @@ func jsonObject(_ line: some StringProtocol) -> [String: Any]? {
 func jsonLines(_ text: String) -> [[String: Any]] {
     text.split(separator: "\n").compactMap(jsonObject)
 }
+
+/// The example applications of Examples/ and their built programs.
+enum ExampleApps {
+    /// The repository's Examples folder.
+    static var folder: String {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent("Examples").path
+    }
+
+    /// An example's manifest, e.g. `BeerTracker/Info.plist`.
+    static func manifest(_ relative: String) -> String { folder + "/" + relative }
+
+    /// A built example program (next to the `share` binary).
+    static func tool(_ name: String) -> String {
+        (ShareBinary.path as NSString).deletingLastPathComponent + "/" + name
+    }
+}
+
+extension TestMachine {
+    /// Runs an example program as this user.
+    func runTool(_ name: String, _ arguments: [String], in directory: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExampleApps.tool(name))
+        process.arguments = arguments
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        do {
+            try process.run()
+        } catch {
+            return (-1, "", "cannot run \(name): \(error); build it first (swift build)")
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
