@@ -77,3 +77,13 @@ enum TestApps {
 func inboxEntries(_ inbox: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: inbox)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
 }
+
+/// Polls `condition` for up to `timeout`.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}

@@ -160,6 +160,36 @@ import Glibc
         #expect(ContinuousClock.now - started < .seconds(15))
     }
 
+    @Test func aStoppingReceiverStopsItsImportersAndKeepsTheirDocuments() throws {
+        let dir = TemporaryDirectory("import-stop")
+        let script = dir.at("apps/slow.sh")
+        FileTree.makeFolder(dir.at("apps"))
+        TestApps.script(script, "echo $$ > \"\(dir.at("pid"))\"\nexec sleep 600")
+        let app = try TestApps.register(
+            TestApps.manifest(
+                id: "com.example.slow", name: "Slow", typeID: "com.example.slow", ext: "slow",
+                importer: TestApps.command([script, "%f"], timeout: 600)),
+            as: "slow", in: dir)
+        let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
+        FileTree.writeText(dir.at("doc.slow"), "payload")
+        let sender = try TestSender(in: dir)
+        let path = dir.at("doc.slow")
+        Thread { _ = try? sender.send([path], to: harness) }.start()
+        #expect(waitUntil { FileManager.default.fileExists(atPath: dir.at("pid")) }, "the importer started")
+
+        let started = ContinuousClock.now
+        harness.stop()
+
+        #expect(ContinuousClock.now - started < .seconds(6), "the receiver does not wait for the importer's timeout")
+        guard case .received(let transfer) = harness.nextOutcome(timeout: .seconds(5)), let item = transfer.items.first else {
+            Issue.record("no received outcome")
+            return
+        }
+        #expect(item.result.outcome == .kept(failure: "Slow: its importer was stopped because the receiver stopped", timedOut: false))
+        #expect(inboxEntries(harness.inbox) == [item.result.entry.id])
+        #expect(try Inbox(directory: harness.inbox).entry(item.result.entry.id).state == .failed)
+    }
+
     @Test func importersRunWithoutAShellWithAMinimalEnvironmentAndNoInput() throws {
         let dir = TemporaryDirectory("import-env")
         let script = dir.at("apps/record.sh")

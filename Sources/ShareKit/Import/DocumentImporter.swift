@@ -84,12 +84,13 @@ public struct DocumentImporter: Sendable {
     /// it failed when the handler failed.
     /// - Parameters:
     ///   - idOrPrefix: the entry's identifier (or a unique prefix).
+    ///   - cancellation: stops a running importer command early (the entry stays, failed).
     ///   - starting: called once the handler is chosen, before it runs.
     /// - Returns: what became of the document.
     /// - Throws: ``InboxError`` when the entry does not exist, is damaged, or another process is importing it.
-    public func importEntry(_ idOrPrefix: String, starting: (@Sendable (ImportPlan) -> Void)? = nil)
-        throws(InboxError) -> ImportResult
-    {
+    public func importEntry(
+        _ idOrPrefix: String, cancellation: ImportCancellation? = nil, starting: (@Sendable (ImportPlan) -> Void)? = nil
+    ) throws(InboxError) -> ImportResult {
         let id = try inbox.resolve(idOrPrefix)
         let lock = try inbox.lock(id)
         defer { lock.release() }
@@ -99,7 +100,7 @@ public struct DocumentImporter: Sendable {
         entry.resolvedType = plan.resolution.type.rawValue
         let outcome: ImportResult.Outcome
         do {
-            outcome = try run(plan, entry: entry)
+            outcome = try run(plan, entry: entry, cancellation: cancellation)
         } catch {
             entry.state = .failed
             entry.failure = error.message
@@ -124,7 +125,9 @@ public struct DocumentImporter: Sendable {
 
     // MARK: - Handlers
 
-    private func run(_ plan: ImportPlan, entry: InboxEntry) throws(ImportFailure) -> ImportResult.Outcome {
+    private func run(_ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?) throws(ImportFailure)
+        -> ImportResult.Outcome
+    {
         let folderFD = open(inbox.folder(of: entry.id), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folderFD >= 0 else { throw ImportFailure("its inbox folder cannot be opened: \(POSIX.errorText())") }
         defer { close(folderFD) }
@@ -171,7 +174,7 @@ public struct DocumentImporter: Sendable {
                 }
                 return .imported(path: try unpack(entry, into: folder))
             case .command(let command):
-                try runCommand(command, entry: entry, type: plan.resolution.type, application: app)
+                try runCommand(command, entry: entry, type: plan.resolution.type, cancellation: cancellation)
                 return .imported(path: nil)
             }
         } catch {
@@ -222,13 +225,14 @@ public struct DocumentImporter: Sendable {
         return folder + "/" + name
     }
 
-    private func runCommand(_ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, application: String)
-        throws(ImportFailure)
-    {
+    private func runCommand(
+        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, cancellation: ImportCancellation?
+    ) throws(ImportFailure) {
         let argv = command.argv(filePath: inbox.documentPath(of: entry), type: type)
         let result = ImporterProcess.run(
             argv: argv, workingDirectory: command.workingDirectory,
-            environment: ImporterProcess.environment(from: environment), timeout: command.timeout)
+            environment: ImporterProcess.environment(from: environment), timeout: command.timeout,
+            cancellation: cancellation)
         let detail = result.lastLine.map { ": \($0)" } ?? ""
         switch result.termination {
         case .exited(0):
@@ -242,6 +246,8 @@ public struct DocumentImporter: Sendable {
                 "its importer did not finish within \(Self.seconds(command.timeout)) and was stopped", timedOut: true)
         case .couldNotStart(let reason):
             throw ImportFailure("its importer could not be started: \(reason)")
+        case .cancelled:
+            throw ImportFailure("its importer was stopped because the receiver stopped")
         }
     }
 

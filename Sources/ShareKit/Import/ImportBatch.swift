@@ -7,12 +7,14 @@ import Synchronization
 final class ImportBatch: Sendable {
     private let importer: DocumentImporter
     private let entries: [InboxEntry]
+    private let cancellation: ImportCancellation
     private let state: Mutex<(results: [ImportResult?], running: [ImportApplication?])>
     private let group = DispatchGroup()
 
-    init(importer: DocumentImporter, entries: [InboxEntry]) {
+    init(importer: DocumentImporter, entries: [InboxEntry], cancellation: ImportCancellation) {
         self.importer = importer
         self.entries = entries
+        self.cancellation = cancellation
         state = Mutex((Array(repeating: nil, count: entries.count), Array(repeating: nil, count: entries.count)))
     }
 
@@ -23,8 +25,17 @@ final class ImportBatch: Sendable {
             defer { group.leave() }
             for (index, entry) in entries.enumerated() {
                 let result: ImportResult
+                if cancellation.isCancelled {
+                    // Left pending: 'share inbox import' takes it from here.
+                    result = ImportResult(
+                        entry: entry, type: entry.declaredType ?? "", application: nil, receiveFolderReason: nil,
+                        outcome: .kept(failure: "the receiver stopped before importing it", timedOut: false),
+                        warnings: [])
+                    state.withLock { $0.results[index] = result }
+                    continue
+                }
                 do {
-                    result = try importer.importEntry(entry.id) { plan in
+                    result = try importer.importEntry(entry.id, cancellation: cancellation) { plan in
                         self.state.withLock { $0.running[index] = plan.application }
                     }
                 } catch {

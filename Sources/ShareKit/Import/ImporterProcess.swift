@@ -24,6 +24,8 @@ enum ImporterProcess {
         case timedOut
         /// It could not be started.
         case couldNotStart(String)
+        /// It was stopped because its caller was cancelled.
+        case cancelled
     }
 
     /// The outcome of one run.
@@ -69,9 +71,11 @@ enum ImporterProcess {
     ///   - workingDirectory: where it starts; `nil` for the home folder (or `/`).
     ///   - environment: the full environment to give it (see ``environment(from:)``).
     ///   - timeout: how long it may run.
-    static func run(argv: [String], workingDirectory: String?, environment: [String: String], timeout: Duration)
-        -> Result
-    {
+    ///   - cancellation: stops the program early (as at the timeout) when cancelled.
+    static func run(
+        argv: [String], workingDirectory: String?, environment: [String: String], timeout: Duration,
+        cancellation: ImportCancellation? = nil
+    ) -> Result {
         guard let name = argv.first, !name.isEmpty else {
             return Result(termination: .couldNotStart("no program to run"), stdout: "", stderr: "")
         }
@@ -132,11 +136,14 @@ enum ImporterProcess {
                 ? "its folder '\(directory)' or the program is missing" : POSIX.errorText(status)
             return Result(termination: .couldNotStart("cannot run '\(program)': \(reason)"), stdout: "", stderr: "")
         }
-        return supervise(pid: pid, stdout: outPipe[0], stderr: errPipe[0], timeout: timeout)
+        return supervise(
+            pid: pid, stdout: outPipe[0], stderr: errPipe[0], timeout: timeout, cancellation: cancellation)
     }
 
     /// Collects output until the process exits, stopping it at the timeout.
-    private static func supervise(pid: pid_t, stdout: Int32, stderr: Int32, timeout: Duration) -> Result {
+    private static func supervise(
+        pid: pid_t, stdout: Int32, stderr: Int32, timeout: Duration, cancellation: ImportCancellation?
+    ) -> Result {
         _ = fcntl(stdout, F_SETFL, fcntl(stdout, F_GETFL) | O_NONBLOCK)
         _ = fcntl(stderr, F_SETFL, fcntl(stderr, F_GETFL) | O_NONBLOCK)
         defer {
@@ -147,6 +154,7 @@ enum ImporterProcess {
         let deadline = ContinuousClock.now + timeout
         var killAt: ContinuousClock.Instant?
         var timedOut = false
+        var cancelled = false
         var open = [true, true]
         var waitStatus: Int32 = 0
         var exited = false
@@ -166,8 +174,8 @@ enum ImporterProcess {
                 break
             }
             let now = ContinuousClock.now
-            if !timedOut && now >= deadline {
-                timedOut = true
+            if !timedOut && !cancelled && (now >= deadline || cancellation?.isCancelled == true) {
+                if now >= deadline { timedOut = true } else { cancelled = true }
                 kill(-pid, SIGTERM)
                 killAt = now + killGrace
             } else if let due = killAt, now >= due {
@@ -180,6 +188,8 @@ enum ImporterProcess {
         let termination: Termination
         if timedOut {
             termination = .timedOut
+        } else if cancelled {
+            termination = .cancelled
         } else if lost {
             termination = .couldNotStart("its exit status was lost")
         } else if waitStatus & 0x7f == 0 {

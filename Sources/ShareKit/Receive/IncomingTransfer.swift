@@ -13,6 +13,7 @@ struct IncomingTransfer {
     let context: TLSContext
     let configuration: ReceiverConfiguration
     let events: ReceiverEvents
+    let cancellation: ImportCancellation
 
     private var connection: SecureConnection?
     private var session: ReceiverSession
@@ -29,11 +30,15 @@ struct IncomingTransfer {
     private var bytesReceived: UInt64 = 0
     private var filesReceived = 0
 
-    init(socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents) {
+    init(
+        socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
+        cancellation: ImportCancellation
+    ) {
         self.socket = socket
         self.context = context
         self.configuration = configuration
         self.events = events
+        self.cancellation = cancellation
         self.session = ReceiverSession(localName: configuration.deviceName)
     }
 
@@ -204,7 +209,7 @@ struct IncomingTransfer {
         let importer = DocumentImporter(
             inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
             environment: configuration.importEnvironment)
-        let imports = ImportBatch(importer: importer, entries: entries)
+        let imports = ImportBatch(importer: importer, entries: entries, cancellation: cancellation)
         imports.start()
         self.imports = imports
         _ = imports.wait(timeout: configuration.receiptWait)

@@ -68,7 +68,8 @@ public final class Receiver: Sendable {
                     finishedAll.leave()
                 }
                 var transfer = IncomingTransfer(
-                    socket: socket, context: context, configuration: configuration, events: events)
+                    socket: socket, context: context, configuration: configuration, events: events,
+                    cancellation: canceller.imports)
                 transfer.run()
             }
         }
@@ -79,7 +80,8 @@ public final class Receiver: Sendable {
         await BlockingWork.run("share.accept") { () throws(Never) in self.run() }
     }
 
-    /// Stops accepting and cancels transfers in progress (their staging folders are removed).
+    /// Stops accepting and cancels transfers in progress (their staging folders are removed) and
+    /// the importers they run (their documents stay in the inbox).
     public func stop() {
         listener.stop()
         for canceller in active.withLock({ Array($0.values) }) { canceller.cancel() }
@@ -91,9 +93,13 @@ public final class Receiver: Sendable {
     }
 }
 
-/// Cancels one connection from another thread.
+/// Cancels one connection, and the imports it runs, from another thread.
 final class SecureConnectionCanceller: Sendable {
     let socket: TCPSocket
+    let imports = ImportCancellation()
     init(socket: TCPSocket) { self.socket = socket }
-    func cancel() { socket.shutdown() }
+    func cancel() {
+        imports.cancel()
+        socket.shutdown()
+    }
 }
