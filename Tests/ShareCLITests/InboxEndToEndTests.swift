@@ -9,20 +9,20 @@ import Glibc
 /// Imports that fail or hang, as a user meets them: the document stays in the inbox, the receiver
 /// goes on, and `share inbox` retries or removes it.
 @Suite(.serialized) struct InboxEndToEndTests {
-    @Test func aFailedImportStaysInTheInboxUntilARetryAfterTheFix() throws {
+    @Test func aFailedImportStaysInTheInboxUntilARetryAfterTheFix() async throws {
         let dir = TemporaryDirectory("inbox-retry")
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
-        #expect(bob.run(["types", "register", ExampleApps.manifest("BeerTracker/Info.plist")]).status == 0)
-        #expect(alice.runTool("beertracker", ["sample", dir.at("stout.btkr"), "--name", "Stout", "--rating", "5"]).status == 0)
+        #expect(await bob.run(["types", "register", ExampleApps.manifest("BeerTracker/Info.plist")]).status == 0)
+        #expect(await alice.runTool("beertracker", ["sample", dir.at("stout.btkr"), "--name", "Stout", "--rating", "5"]).status == 0)
         // Something is in the way of BeerTracker's store.
         FileTree.makeFolder(bob.dataHome)
         FileTree.writeText(bob.dataHome + "/BeerTracker", "not a folder")
 
         let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json"])
-        let port = try #require(receiver.listeningPort())
-        let sent = alice.run(["send", dir.at("stout.btkr"), "--to", "127.0.0.1:\(port)"])
-        let received = receiver.wait(timeout: .seconds(30))
+        let port = try #require(await receiver.listeningPort())
+        let sent = await alice.run(["send", dir.at("stout.btkr"), "--to", "127.0.0.1:\(port)"])
+        let received = await receiver.wait(timeout: .seconds(30))
 
         #expect(sent.status == 0, "the transfer itself succeeded")
         #expect(sent.stdout.hasSuffix("  stout.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
@@ -33,31 +33,31 @@ import Glibc
         #expect(item["error"] as? String == "BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'")
         #expect(item["path"] as? String == bob.inbox + "/\(id)/stout.btkr")
 
-        let listed = bob.run(["inbox", "list"])
+        let listed = await bob.run(["inbox", "list"])
         #expect(listed.stdout.hasPrefix("\(id)  failed     stout.btkr  from \"alice\", "))
         #expect(listed.stdout.contains("          com.example.beertracker.beer, 1 attempt\n"))
         #expect(listed.stdout.contains("          failed: BeerTracker: its importer failed (exit status 73)"))
         #expect(listed.stdout.hasSuffix("          retry with 'share inbox import \(id)', or 'share inbox remove \(id)'\n"))
 
         // Still broken: the retry fails, says so, and the document stays.
-        let again = bob.run(["inbox", "import", id])
+        let again = await bob.run(["inbox", "import", id])
         #expect(again.status == 1)
         #expect(again.stderr == "Error: \"stout.btkr\" stays in the inbox: BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'; 'share inbox remove \(id)' deletes it\n")
 
         // Fixed: the retry imports it and the inbox copy goes.
         unlink(bob.dataHome + "/BeerTracker")
-        let fixed = bob.run(["inbox", "import", String(id.prefix(5))])
+        let fixed = await bob.run(["inbox", "import", String(id.prefix(5))])
         #expect(fixed.status == 0, "\(fixed.stderr)")
         #expect(fixed.stdout == "Imported \"stout.btkr\" with \"BeerTracker\".\n")
-        #expect(bob.runTool("beertracker", ["list"]).stdout == "Stout: 5/5\n")
-        #expect(bob.run(["inbox", "list"]).stdout == "The inbox is empty.\n")
+        #expect(await bob.runTool("beertracker", ["list"]).stdout == "Stout: 5/5\n")
+        #expect(await bob.run(["inbox", "list"]).stdout == "The inbox is empty.\n")
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
-        let gone = bob.run(["inbox", "import", id])
+        let gone = await bob.run(["inbox", "import", id])
         #expect(gone.status == 1)
         #expect(gone.stderr == "Error: the inbox has no entry '\(id)'; 'share inbox list' shows what it holds\n")
     }
 
-    @Test func aHangingImporterIsStoppedWhileTheReceiverKeepsWorking() throws {
+    @Test func aHangingImporterIsStoppedWhileTheReceiverKeepsWorking() async throws {
         let dir = TemporaryDirectory("inbox-hang")
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
@@ -90,51 +90,51 @@ import Glibc
             """
         }
         FileTree.writeText(app + "/Info.plist", manifest("<string>./import</string><string>%f</string>"))
-        #expect(bob.run(["types", "register", app + "/Info.plist"]).status == 0)
+        #expect(await bob.run(["types", "register", app + "/Info.plist"]).status == 0)
         FileTree.writeText(dir.at("siesta.nap"), "zzz\n")
         FileTree.writeText(dir.at("urgent.txt"), "now\n")
 
         let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--json"])
-        let port = try #require(receiver.listeningPort())
+        let port = try #require(await receiver.listeningPort())
         let slow = alice.start(["send", dir.at("siesta.nap"), "--to", "127.0.0.1:\(port)"])
-        #expect(waitUntil { FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".") && $0.hasSuffix("/siesta.nap") } }, "committed to the inbox")
+        #expect(await waitUntil { FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".") && $0.hasSuffix("/siesta.nap") } }, "committed to the inbox")
         // While the importer hangs, another transfer goes through at once.
         let started = ContinuousClock.now
-        let quick = alice.run(["send", dir.at("urgent.txt"), "--to", "127.0.0.1:\(port)"])
+        let quick = await alice.run(["send", dir.at("urgent.txt"), "--to", "127.0.0.1:\(port)"])
         #expect(quick.status == 0)
         #expect(ContinuousClock.now - started < .seconds(2), "not held up by the hanging import")
         #expect(FileManager.default.contents(atPath: dir.at("downloads/urgent.txt")) == Data("now\n".utf8))
-        let sent = slow.wait(timeout: .seconds(30))
+        let sent = await slow.wait(timeout: .seconds(30))
         #expect(sent.status == 0)
         #expect(sent.stdout.hasSuffix("  siesta.nap -> kept in the receiver's inbox: Sloth did not finish in time\n"))
         receiver.signal(SIGTERM)
-        let received = receiver.wait(timeout: .seconds(10))
+        let received = await receiver.wait(timeout: .seconds(10))
         let item = try #require(
             jsonLines(received.stdout).compactMap { ($0["items"] as? [[String: Any]])?.first }.first { $0["name"] as? String == "siesta.nap" })
         #expect(item["error"] as? String == "Sloth: its importer did not finish within 2 s and was stopped")
         let id = try #require(item["inboxID"] as? String)
-        #expect(bob.run(["inbox", "list"]).stdout.contains("failed: Sloth: its importer did not finish within 2 s and was stopped\n"))
+        #expect(await bob.run(["inbox", "list"]).stdout.contains("failed: Sloth: its importer did not finish within 2 s and was stopped\n"))
 
         // The app is fixed (its importer now copies the file into its store); the retry succeeds.
         FileTree.makeFolder(dir.at("naps"))
         FileTree.writeText(app + "/Info.plist", manifest("<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>"))
-        let updated = bob.run(["types", "register", app + "/Info.plist"])
+        let updated = await bob.run(["types", "register", app + "/Info.plist"])
         #expect(updated.stdout.hasPrefix("Updated \"Sloth\" (com.example.sloth).\n"))
-        let retried = bob.run(["inbox", "import", id])
+        let retried = await bob.run(["inbox", "import", id])
         #expect(retried.stdout == "Imported \"siesta.nap\" with \"Sloth\".\n")
         #expect(FileManager.default.contents(atPath: dir.at("naps/siesta.nap")) == Data("zzz\n".utf8))
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
     }
 
-    @Test func aRemovedEntryIsGoneAndUnknownIdentifiersAreClearErrors() throws {
+    @Test func aRemovedEntryIsGoneAndUnknownIdentifiersAreClearErrors() async throws {
         let dir = TemporaryDirectory("inbox-remove")
         let bob = TestMachine("bob", in: dir)
-        let missing = bob.run(["inbox", "remove", "0123abcd"])
+        let missing = await bob.run(["inbox", "remove", "0123abcd"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: the inbox has no entry '0123abcd'; 'share inbox list' shows what it holds\n")
-        let usage = bob.run(["inbox", "import"])
+        let usage = await bob.run(["inbox", "import"])
         #expect(usage.status == 64)
         #expect(usage.stderr == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [--dir <folder>] [--json]\n  See 'share inbox import --help' for more information.\n")
-        #expect(bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
+        #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
     }
 }

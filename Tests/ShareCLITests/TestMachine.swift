@@ -25,6 +25,11 @@ struct TestMachine {
         ShareBinary.run(arguments, environment: environment, stdin: stdin, timeout: timeout)
     }
 
+    /// ``run(_:stdin:timeout:)`` without holding a thread of the cooperative pool.
+    func run(_ arguments: [String], stdin: String? = nil, timeout: Duration = .seconds(120)) async -> ShareBinary.Result {
+        await ShareBinary.run(arguments, environment: environment, stdin: stdin, timeout: timeout)
+    }
+
     func start(_ arguments: [String]) -> RunningShare {
         ShareBinary.start(arguments, environment: environment)
     }
@@ -59,8 +64,8 @@ enum ExampleApps {
 }
 
 extension TestMachine {
-    /// Runs an example program as this user.
-    func runTool(_ name: String, _ arguments: [String], in directory: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs an example program as this user (its output must fit in a pipe buffer).
+    func runTool(_ name: String, _ arguments: [String], in directory: String? = nil) async -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ExampleApps.tool(name))
         process.arguments = arguments
@@ -75,9 +80,20 @@ extension TestMachine {
         } catch {
             return (-1, "", "cannot run \(name): \(error); build it first (swift build)")
         }
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        process.waitUntilExit()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// Polls `condition` for up to `timeout` without holding a thread of the cooperative pool.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
 }

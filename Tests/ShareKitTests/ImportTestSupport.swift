@@ -87,3 +87,13 @@ func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Boo
     }
     return condition()
 }
+
+/// Polls `condition` for up to `timeout` without holding a thread of the cooperative pool.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}

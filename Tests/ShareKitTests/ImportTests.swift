@@ -11,8 +11,8 @@ import Glibc
 #endif
 
 /// Received documents handed to applications: the inbox, the importers, the receipt.
-@Suite struct ImportTests {
-    @Test func copiesMovesAndUnpacksIntoApplicationFolders() throws {
+@Suite(.serialized) struct ImportTests {
+    @Test func copiesMovesAndUnpacksIntoApplicationFolders() async throws {
         let dir = TemporaryDirectory("import-kinds")
         let notes = try TestApps.register(
             TestApps.manifest(
@@ -43,12 +43,12 @@ import Glibc
         try writer.close()
         let sender = try TestSender(in: dir)
 
-        let report = try sender.send([dir.at("a.note"), dir.at("Plan.board"), dir.at("Bug.sbz")], to: harness)
-        let again = try sender.send([dir.at("Bug.sbz")], to: harness)
+        let report = try await sender.send([dir.at("a.note"), dir.at("Plan.board"), dir.at("Bug.sbz")], to: harness)
+        let again = try await sender.send([dir.at("Bug.sbz")], to: harness)
 
         #expect(report.items.map(\.location) == ["imported by Notes", "imported by Boards", "imported by Bugs"])
         #expect(again.items.map(\.location) == ["imported by Bugs"])
-        guard case .received(let transfer) = harness.nextOutcome() else {
+        guard case .received(let transfer) = await harness.nextOutcome() else {
             Issue.record("no received outcome")
             return
         }
@@ -64,7 +64,7 @@ import Glibc
         #expect(FileTree.allPaths(harness.destination).isEmpty, "nothing went to the receive folder")
     }
 
-    @Test func aFailingImporterKeepsTheDocumentInTheInboxUntilARetrySucceeds() throws {
+    @Test func aFailingImporterKeepsTheDocumentInTheInboxUntilARetrySucceeds() async throws {
         let dir = TemporaryDirectory("import-fail")
         let script = dir.at("apps/import.sh")
         FileTree.makeFolder(dir.at("apps"))
@@ -82,10 +82,10 @@ import Glibc
         let harness = try ReceiverHarness(in: dir, registry: registry)
         FileTree.writeText(dir.at("doc.fail"), "payload")
 
-        let report = try TestSender(in: dir).send([dir.at("doc.fail")], to: harness)
+        let report = try await TestSender(in: dir).send([dir.at("doc.fail")], to: harness)
 
         #expect(report.items.map(\.location) == ["kept in the receiver's inbox: Failer could not import it"])
-        guard case .received(let transfer) = harness.nextOutcome(), let item = transfer.items.first else {
+        guard case .received(let transfer) = await harness.nextOutcome(), let item = transfer.items.first else {
             Issue.record("no received outcome")
             return
         }
@@ -124,7 +124,7 @@ import Glibc
         #expect(throws: InboxError.noSuchEntry(id)) { try importer.importEntry(id) }
     }
 
-    @Test func aHangingImporterIsStoppedAtItsTimeoutWhileTheReceiverKeepsWorking() throws {
+    @Test func aHangingImporterIsStoppedAtItsTimeoutWhileTheReceiverKeepsWorking() async throws {
         let dir = TemporaryDirectory("import-hang")
         let script = dir.at("apps/hang.sh")
         FileTree.makeFolder(dir.at("apps"))
@@ -141,16 +141,16 @@ import Glibc
         let sender = try TestSender(in: dir)
 
         let started = ContinuousClock.now
-        let report = try sender.send([dir.at("doc.hang")], to: harness)
+        let report = try await sender.send([dir.at("doc.hang")], to: harness)
         #expect(ContinuousClock.now - started < .seconds(3), "the receipt does not wait for the importer")
         #expect(report.items.map(\.location) == ["kept in the receiver's inbox while Hanger imports it"])
         // Another transfer goes through while the importer hangs.
-        let other = try sender.send([dir.at("other.txt")], to: harness)
+        let other = try await sender.send([dir.at("other.txt")], to: harness)
         #expect(other.items.map(\.location) == [harness.destination + "/other.txt"])
 
         var results: [ReceivedTransfer] = []
         for _ in 0..<2 {
-            if case .received(let transfer) = harness.nextOutcome(timeout: .seconds(20)) { results.append(transfer) }
+            if case .received(let transfer) = await harness.nextOutcome(timeout: .seconds(20)) { results.append(transfer) }
         }
         let hung = try #require(results.first { $0.items.first?.name == "doc.hang" }?.items.first)
         #expect(hung.result.outcome == .kept(failure: "Hanger: its importer did not finish within 1 s and was stopped", timedOut: true))
@@ -160,7 +160,7 @@ import Glibc
         #expect(ContinuousClock.now - started < .seconds(15))
     }
 
-    @Test func aStoppingReceiverStopsItsImportersAndKeepsTheirDocuments() throws {
+    @Test func aStoppingReceiverStopsItsImportersAndKeepsTheirDocuments() async throws {
         let dir = TemporaryDirectory("import-stop")
         let script = dir.at("apps/slow.sh")
         FileTree.makeFolder(dir.at("apps"))
@@ -175,13 +175,13 @@ import Glibc
         let sender = try TestSender(in: dir)
         let path = dir.at("doc.slow")
         Thread { _ = try? sender.send([path], to: harness) }.start()
-        #expect(waitUntil { FileManager.default.fileExists(atPath: dir.at("pid")) }, "the importer started")
+        #expect(await waitUntil { FileManager.default.fileExists(atPath: dir.at("pid")) }, "the importer started")
 
         let started = ContinuousClock.now
         harness.stop()
 
         #expect(ContinuousClock.now - started < .seconds(6), "the receiver does not wait for the importer's timeout")
-        guard case .received(let transfer) = harness.nextOutcome(timeout: .seconds(5)), let item = transfer.items.first else {
+        guard case .received(let transfer) = await harness.nextOutcome(timeout: .seconds(5)), let item = transfer.items.first else {
             Issue.record("no received outcome")
             return
         }
@@ -190,7 +190,7 @@ import Glibc
         #expect(try Inbox(directory: harness.inbox).entry(item.result.entry.id).state == .failed)
     }
 
-    @Test func importersRunWithoutAShellWithAMinimalEnvironmentAndNoInput() throws {
+    @Test func importersRunWithoutAShellWithAMinimalEnvironmentAndNoInput() async throws {
         let dir = TemporaryDirectory("import-env")
         let script = dir.at("apps/record.sh")
         FileTree.makeFolder(dir.at("apps"))
@@ -213,7 +213,7 @@ import Glibc
         FileTree.makeFolder(dir.at("home"))
         FileTree.writeText(dir.at("my doc.rec"), "x")
 
-        let report = try TestSender(in: dir).send([dir.at("my doc.rec")], to: harness)
+        let report = try await TestSender(in: dir).send([dir.at("my doc.rec")], to: harness)
 
         #expect(report.items.map(\.location) == ["imported by Recorder"])
         let variables = Set(
@@ -236,7 +236,7 @@ import Glibc
         #expect(try String(contentsOfFile: dir.at("pwd.txt"), encoding: .utf8) == dir.at("home") + "\n")
     }
 
-    @Test func aProgramIsNeverGivenToAnApplication() throws {
+    @Test func aProgramIsNeverGivenToAnApplication() async throws {
         let dir = TemporaryDirectory("import-program")
         let script = dir.at("apps/touch.sh")
         FileTree.makeFolder(dir.at("apps"))
@@ -250,11 +250,11 @@ import Glibc
         try FileManager.default.copyItem(atPath: "/bin/true", toPath: dir.at("holiday.pic"))
         FileTree.writeFile(dir.at("blob.zzq"), size: 5000, seed: 5)
 
-        let report = try TestSender(in: dir).send([dir.at("holiday.pic"), dir.at("blob.zzq")], to: harness)
+        let report = try await TestSender(in: dir).send([dir.at("holiday.pic"), dir.at("blob.zzq")], to: harness)
 
         #expect(report.items.map(\.location) == [harness.destination + "/holiday.pic", harness.destination + "/blob.zzq"])
         #expect(!FileManager.default.fileExists(atPath: dir.at("ran")), "the importer never ran")
-        guard case .received(let transfer) = harness.nextOutcome() else {
+        guard case .received(let transfer) = await harness.nextOutcome() else {
             Issue.record("no received outcome")
             return
         }
@@ -267,7 +267,7 @@ import Glibc
         #expect(inboxEntries(harness.inbox).isEmpty)
     }
 
-    @Test func anUnsafeArchiveIsRefusedAndKept() throws {
+    @Test func anUnsafeArchiveIsRefusedAndKept() async throws {
         let dir = TemporaryDirectory("import-badarchive")
         let app = try TestApps.register(
             TestApps.manifest(
@@ -279,10 +279,10 @@ import Glibc
         try writer.addFile("../../escaped.txt", contents: Array("gotcha".utf8))
         try writer.close()
 
-        let report = try TestSender(in: dir).send([dir.at("Evil.sbz")], to: harness)
+        let report = try await TestSender(in: dir).send([dir.at("Evil.sbz")], to: harness)
 
         #expect(report.items.map(\.location) == ["kept in the receiver's inbox: Bugs could not import it"])
-        guard case .received(let transfer) = harness.nextOutcome(), case .kept(let failure, _) = transfer.items.first?.result.outcome else {
+        guard case .received(let transfer) = await harness.nextOutcome(), case .kept(let failure, _) = transfer.items.first?.result.outcome else {
             Issue.record("the archive should have been kept")
             return
         }
@@ -292,7 +292,7 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: dir.at("escaped.txt")))
     }
 
-    @Test func acrossFilesystemsTheDocumentIsCopiedThenTheInboxCopyRemoved() throws {
+    @Test func acrossFilesystemsTheDocumentIsCopiedThenTheInboxCopyRemoved() async throws {
         var shmInfo = stat()
         var tmpInfo = stat()
         try #require(stat("/dev/shm", &shmInfo) == 0 && stat("/tmp", &tmpInfo) == 0, "needs /dev/shm")
@@ -306,7 +306,7 @@ import Glibc
         symlink("photo.raw", dir.at("Album/latest"))
         FileTree.setModificationTime(dir.at("Album"), seconds: 1_300_000_000)
 
-        let report = try TestSender(in: dir).send([dir.at("Album")], to: harness)
+        let report = try await TestSender(in: dir).send([dir.at("Album")], to: harness)
 
         #expect(report.items.map(\.location) == [harness.destination + "/Album"])
         #expect(FileTree.describe(harness.destination + "/Album", includeRootTime: true) == FileTree.describe(dir.at("Album"), includeRootTime: true))

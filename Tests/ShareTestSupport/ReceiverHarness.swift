@@ -54,6 +54,16 @@ public final class ReceiverHarness: Sendable {
         outcomes.pop(timeout: timeout)
     }
 
+    /// ``nextOutcome(timeout:)`` without holding a thread of Swift's cooperative pool.
+    public func nextOutcome(timeout: Duration = .seconds(60)) async -> IncomingOutcome? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let outcome = outcomes.tryPop() { return outcome }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return outcomes.tryPop()
+    }
+
     /// Stops the receiver and waits for its threads.
     public func stop() {
         receiver.stop()
@@ -71,6 +81,11 @@ final class OutcomeQueue: Sendable {
     func push(_ outcome: IncomingOutcome) {
         items.withLock { $0.append(outcome) }
         available.signal()
+    }
+
+    func tryPop() -> IncomingOutcome? {
+        guard available.wait(timeout: .now()) == .success else { return nil }
+        return items.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
     func pop(timeout: Duration) -> IncomingOutcome? {

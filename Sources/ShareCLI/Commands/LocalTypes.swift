@@ -17,6 +17,14 @@ enum LocalTypes {
         return registry
     }
 
+    /// What a sender declares types from: the built-in types and the registered applications.
+    /// The shared-mime-info database is left out: its types matter only to a receiver that has
+    /// the same database and resolves the name itself anyway, and reading it costs more than the
+    /// rest of a small send in a debug build.
+    static func senderRegistry(_ context: CommandContext) -> TypeRegistry {
+        TypeRegistry(applications: store(context).load().applications)
+    }
+
     /// `path` made absolute against the current directory.
     static func absolute(_ path: String) -> String {
         ReceiveCommand.absolute(path)

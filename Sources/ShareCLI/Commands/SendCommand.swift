@@ -43,7 +43,7 @@ struct SendCommand: ShareCommand {
         let node = try NodeLoader.load(context.paths)
         let prepared: PreparedSend
         do {
-            prepared = try PreparedSend.scan(paths, registry: LocalTypes.registry(context))
+            prepared = try PreparedSend.scan(paths, registry: LocalTypes.senderRegistry(context))
         } catch {
             throw CLIError(error.description)
         }

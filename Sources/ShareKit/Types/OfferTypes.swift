@@ -2,19 +2,17 @@ public import TypeRegistry
 
 /// The types a sender declares in its offer (docs/PROTOCOL.md §4, OFFER `type`), from its own registry.
 public enum OfferTypes {
-    /// The declared type of a local item: the registry's resolution from its name and first
-    /// 4 KiB (a folder: its package type, or `public.folder`). Empty when the type is unresolved
-    /// (dynamic, or merely `public.data`), and when only the content decided it (the sender does
-    /// not know the name's type, and the receiver sniffs the same bytes itself): the declared type
-    /// is a hint for what the name means, which the receiver checks against the content anyway.
+    /// The declared type of a local item: what its name means to the registry (a folder: its
+    /// package type, or `public.folder`). Empty when the name says nothing more specific than
+    /// `public.data` (or only a dynamic type): the receiver sniffs the content itself. The content
+    /// is not read: the declared type is a hint about the name, which the receiver checks against
+    /// the content anyway.
     /// - Parameters:
     ///   - path: the item's local path.
     ///   - isDirectory: whether it is a folder.
     ///   - registry: the sender's registry.
     public static func declaredType(forItemAt path: String, isDirectory: Bool, registry: TypeRegistry) -> String {
-        let content = isDirectory ? nil : DocumentImporter.readPrefix(path)
-        let resolution = registry.resolve(
-            ResolutionRequest(fileName: path, isDirectory: isDirectory, content: content))
+        let resolution = registry.resolve(ResolutionRequest(fileName: path, isDirectory: isDirectory))
         guard resolution.isResolved, !resolution.type.isDynamic, resolution.basis != .content,
             resolution.basis != .fallback
         else { return "" }
