@@ -26,7 +26,8 @@ public enum ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open the archive '\(path)': \(reason)"
         case .unreadable(let reason): "the archive is damaged or not a supported archive (\(reason))"
-        case .unsafePath(let path, let problem): "the archive holds an unsafe name '\(path)' (\(problem)); nothing was kept"
+        case .unsafePath(let path, let problem):
+            "the archive holds an unsafe name '\(path)' (\(problem)); nothing was kept"
         case .duplicatePath(let path): "the archive holds '\(path)' twice; nothing was kept"
         case .hardLink(let path): "the archive holds a hard link '\(path)', which is not allowed; nothing was kept"
         case .specialFile(let path):

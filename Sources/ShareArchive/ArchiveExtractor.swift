@@ -2,7 +2,7 @@ internal import CShareLinux
 import ShareDocuments
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Extracts a tar.gz or zip archive received from someone else, safely.
@@ -27,7 +27,9 @@ public enum ArchiveExtractor {
     ///   - limits: bounds on entries, expanded size and path lengths.
     /// - Returns: what was written.
     /// - Throws: ``ArchiveError``.
-    public static func extract(archiveAt archivePath: String, into destination: String, limits: ArchiveLimits = .standard)
+    public static func extract(
+        archiveAt archivePath: String, into destination: String, limits: ArchiveLimits = .standard
+    )
         throws(ArchiveError) -> ExtractionSummary
     {
         let rootFD = open(destination, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -125,7 +127,8 @@ private struct Extraction {
             current = current.isEmpty ? String(component) : current + "/" + component
             if !folders.contains(current) {
                 if mkdirat(fd, String(component), 0o700) != 0 && errno != EEXIST {
-                    throw .storageFailed(operation: "creating the folder", path: current, reason: ArchiveExtractor.errorText())
+                    throw .storageFailed(
+                        operation: "creating the folder", path: current, reason: ArchiveExtractor.errorText())
                 }
                 let key = PathRules.collisionKey(current)
                 if let other = collisionKeys[key], other != current { throw .duplicatePath(path: current) }
@@ -134,14 +137,17 @@ private struct Extraction {
             }
             let next = openat(fd, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard next >= 0 else {
-                throw .storageFailed(operation: "opening the folder", path: current, reason: ArchiveExtractor.errorText())
+                throw .storageFailed(
+                    operation: "opening the folder", path: current, reason: ArchiveExtractor.errorText())
             }
             close(fd)
             fd = next
         }
     }
 
-    private mutating func writeFile(_ path: String, header: ArchiveReader.Header, reader: ArchiveReader)
+    private mutating func writeFile(
+        _ path: String, header: ArchiveReader.Header, reader: ArchiveReader
+    )
         throws(ArchiveError)
     {
         if let slash = path.lastIndex(of: "/") { try makeFolders(String(path[..<slash])) }
@@ -191,23 +197,28 @@ private struct Extraction {
             if let slash = link.path.lastIndex(of: "/") {
                 let parent = String(link.path[..<slash])
                 try makeFolders(parent)
-                parentFD = CShareLinux_openat_beneath(rootFD, parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+                parentFD = CShareLinux_openat_beneath(
+                    rootFD, parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
                 name = String(link.path[link.path.index(after: slash)...])
             } else {
                 parentFD = dup(rootFD)
                 name = link.path
             }
             guard parentFD >= 0 else {
-                throw .storageFailed(operation: "opening the folder of", path: link.path, reason: ArchiveExtractor.errorText())
+                throw .storageFailed(
+                    operation: "opening the folder of", path: link.path, reason: ArchiveExtractor.errorText())
             }
             defer { close(parentFD) }
             if symlinkat(link.target, parentFD, name) != 0 {
                 if errno == EEXIST { throw .duplicatePath(path: link.path) }
-                throw .storageFailed(operation: "creating the link", path: link.path, reason: ArchiveExtractor.errorText())
+                throw .storageFailed(
+                    operation: "creating the link", path: link.path, reason: ArchiveExtractor.errorText())
             }
         }
         // Deepest first, so a folder's time is set after its contents are complete.
-        for folder in folderTimes.sorted(by: { $0.path.split(separator: "/").count > $1.path.split(separator: "/").count }) {
+        for folder in folderTimes.sorted(by: {
+            $0.path.split(separator: "/").count > $1.path.split(separator: "/").count
+        }) {
             let fd = CShareLinux_openat_beneath(rootFD, folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
             guard fd >= 0 else { continue }
             var times = [

@@ -10,7 +10,9 @@ public struct ArchiveLimits: Sendable, Hashable {
     public var maxDepth: Int
 
     /// Creates limits.
-    public init(maxEntries: Int = 10_000, maxTotalBytes: UInt64 = 2 << 30, maxPathBytes: Int = 1_024, maxDepth: Int = 32) {
+    public init(
+        maxEntries: Int = 10_000, maxTotalBytes: UInt64 = 2 << 30, maxPathBytes: Int = 1_024, maxDepth: Int = 32
+    ) {
         self.maxEntries = maxEntries
         self.maxTotalBytes = maxTotalBytes
         self.maxPathBytes = maxPathBytes

@@ -1,7 +1,7 @@
 internal import CShareArchive
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One libarchive read handle: a tar (optionally gzip-compressed) or zip archive, read entry by entry.

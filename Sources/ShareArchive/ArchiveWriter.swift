@@ -2,7 +2,7 @@ internal import CShareArchive
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a tar.gz or zip archive of a folder: how the examples export their documents.
@@ -49,11 +49,14 @@ public final class ArchiveWriter {
     }
 
     /// Adds a file entry with its content.
-    public func addFile(_ name: String, contents: [UInt8], mode: UInt32 = 0o644, modificationTime: Int64 = 0)
+    public func addFile(
+        _ name: String, contents: [UInt8], mode: UInt32 = 0o644, modificationTime: Int64 = 0
+    )
         throws(ArchiveError)
     {
         try writeHeader(
-            name, type: CShareArchive_IFREG(), mode: mode, size: Int64(contents.count), time: modificationTime, link: nil)
+            name, type: CShareArchive_IFREG(), mode: mode, size: Int64(contents.count), time: modificationTime,
+            link: nil)
         var offset = 0
         while offset < contents.count {
             let written = contents[offset...].withUnsafeBytes { archive_write_data(handle, $0.baseAddress, $0.count) }
@@ -124,7 +127,9 @@ public final class ArchiveWriter {
     private func writeHeader(
         _ name: String, type: UInt32, mode: UInt32, size: Int64, time: Int64, link: String?, hardLink: String? = nil
     ) throws(ArchiveError) {
-        guard let entry = archive_entry_new() else { throw .storageFailed(operation: "adding", path: name, reason: "out of memory") }
+        guard let entry = archive_entry_new() else {
+            throw .storageFailed(operation: "adding", path: name, reason: "out of memory")
+        }
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname_utf8(entry, type == CShareArchive_IFDIR() ? name + "/" : name)
         archive_entry_set_filetype(entry, type)

@@ -4,12 +4,14 @@ import ShareTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Archives from someone else: what a user's document store must and must not receive.
 @Suite struct ArchiveExtractorTests {
-    @Test(arguments: ArchiveFormat.allCases) func roundTripsAFolderWithLinksModesAndTimes(_ format: ArchiveFormat) throws {
+    @Test(arguments: ArchiveFormat.allCases) func roundTripsAFolderWithLinksModesAndTimes(
+        _ format: ArchiveFormat
+    ) throws {
         let dir = TemporaryDirectory("archive-roundtrip")
         FileTree.makeFolder(dir.at("Potato Bug/Images"))
         FileTree.writeText(dir.at("Potato Bug/data.plist"), "<plist><dict/></plist>")
@@ -30,8 +32,12 @@ import Glibc
         #expect(summary.files == 2)
         #expect(summary.links == 1)
         #expect(summary.bytes == 300_000 + 22)
-        let original = FileTree.describe(dir.at("Potato Bug")).filter { !$0.hasPrefix("/ dir") && !$0.hasPrefix("Empty/") && !$0.hasPrefix("Images/") }
-        let extracted = FileTree.describe(dir.at("out/Potato Bug")).filter { !$0.hasPrefix("/ dir") && !$0.hasPrefix("Empty/") && !$0.hasPrefix("Images/") }
+        let original = FileTree.describe(dir.at("Potato Bug")).filter {
+            !$0.hasPrefix("/ dir") && !$0.hasPrefix("Empty/") && !$0.hasPrefix("Images/")
+        }
+        let extracted = FileTree.describe(dir.at("out/Potato Bug")).filter {
+            !$0.hasPrefix("/ dir") && !$0.hasPrefix("Empty/") && !$0.hasPrefix("Images/")
+        }
         // Files keep content, mode and (whole-second) time; the link stays a link.
         #expect(extracted == original)
         #expect(FileManager.default.fileExists(atPath: dir.at("out/Potato Bug/Empty")))

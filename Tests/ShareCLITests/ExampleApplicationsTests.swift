@@ -3,7 +3,7 @@ import ShareTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The example applications of Examples/, each registered with `share types register`, then fed by
@@ -51,31 +51,48 @@ import Glibc
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
         #expect(await bob.run(["types", "register", ExampleApps.manifest("BeerTracker/Info.plist")]).status == 0)
-        #expect(await alice.runTool("beertracker", ["sample", dir.at("Pale Ale.btkr"), "--name", "Pale Ale", "--rating", "4", "--note", "hoppy", "--image"]).status == 0)
-        #expect(await alice.runTool("beertracker", ["sample", dir.at("mystery.btkr"), "--name", "Mystery"]).status == 0)
+        #expect(
+            await alice.runTool(
+                "beertracker",
+                [
+                    "sample", dir.at("Pale Ale.btkr"), "--name", "Pale Ale", "--rating", "4", "--note", "hoppy",
+                    "--image",
+                ]
+            ).status == 0)
+        #expect(
+            await alice.runTool("beertracker", ["sample", dir.at("mystery.btkr"), "--name", "Mystery"]).status == 0)
 
         let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once"])
         #expect(await receiver.waitForOutput(containing: "on port"))
-        let port = try #require(receiver.stdout.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
-        let sent = await alice.run(["send", dir.at("Pale Ale.btkr"), dir.at("mystery.btkr"), "--to", "127.0.0.1:\(port)"])
+        let port = try #require(
+            receiver.stdout.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
+        let sent = await alice.run([
+            "send", dir.at("Pale Ale.btkr"), dir.at("mystery.btkr"), "--to", "127.0.0.1:\(port)",
+        ])
         let received = await receiver.wait(timeout: .seconds(30))
 
         #expect(sent.status == 0)
-        #expect(sent.stdout.hasSuffix(
-            "  Pale Ale.btkr -> imported by BeerTracker\n"
-                + "  mystery.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
+        #expect(
+            sent.stdout.hasSuffix(
+                "  Pale Ale.btkr -> imported by BeerTracker\n"
+                    + "  mystery.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
         #expect(received.status == 0)
-        let entries = jsonObject(await bob.run(["inbox", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: ""))?["entries"] as? [[String: Any]]
+        let entries =
+            jsonObject(await bob.run(["inbox", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: ""))?[
+                "entries"] as? [[String: Any]]
         let entry = try #require(entries?.first)
         let id = try #require(entry["id"] as? String)
         #expect(entries?.count == 1)
         #expect(entry["name"] as? String == "mystery.btkr")
         #expect(entry["state"] as? String == "failed")
         #expect(entry["resolvedType"] as? String == "com.example.beertracker.beer")
-        let failure = "BeerTracker: its importer failed (exit status 65): Error: 'mystery.btkr' is not a valid beer: the required key 'rating' is missing"
+        let failure =
+            "BeerTracker: its importer failed (exit status 65): Error: 'mystery.btkr' is not a valid beer: the required key 'rating' is missing"
         #expect(entry["failure"] as? String == failure)
         #expect(received.stdout.contains("  Pale Ale.btkr: imported by \"BeerTracker\"\n"))
-        #expect(received.stdout.contains("  mystery.btkr: kept in the inbox as \(id): \(failure) (retry with 'share inbox import \(id)')\n"))
+        #expect(
+            received.stdout.contains(
+                "  mystery.btkr: kept in the inbox as \(id): \(failure) (retry with 'share inbox import \(id)')\n"))
 
         // The valid beer is in the list with its image; the invalid one is not.
         let beers = await bob.runTool("beertracker", ["list"])
@@ -84,7 +101,9 @@ import Glibc
         #expect(FileTree.allPaths(bob.dataHome + "/BeerTracker/Images").count == 1)
 
         // The refused beer stays until the user removes it.
-        #expect(FileManager.default.contents(atPath: bob.inbox + "/\(id)/mystery.btkr") == FileManager.default.contents(atPath: dir.at("mystery.btkr")))
+        #expect(
+            FileManager.default.contents(atPath: bob.inbox + "/\(id)/mystery.btkr")
+                == FileManager.default.contents(atPath: dir.at("mystery.btkr")))
         let removed = await bob.run(["inbox", "remove", id])
         #expect(removed.stdout == "Removed \(id) (\"mystery.btkr\") from the inbox.\n")
         #expect(await bob.run(["inbox", "list"]).stdout == "The inbox is empty.\n")
@@ -96,19 +115,34 @@ import Glibc
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
         #expect(await bob.run(["types", "register", ExampleApps.manifest("CustomFile/Info.plist")]).status == 0)
-        #expect(await alice.runTool("customfile", ["sample", dir.at("trip.mtt"), "--title", "Trip", "--text", "A day out", "--photo"]).status == 0)
-        #expect(await alice.runTool("customfile", ["sample", dir.at("note.mtt"), "--title", "Trip", "--text", "Same title"]).status == 0)
+        #expect(
+            await alice.runTool(
+                "customfile", ["sample", dir.at("trip.mtt"), "--title", "Trip", "--text", "A day out", "--photo"]
+            ).status == 0)
+        #expect(
+            await alice.runTool(
+                "customfile", ["sample", dir.at("note.mtt"), "--title", "Trip", "--text", "Same title"]
+            ).status == 0)
 
-        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json"])
+        let receiver = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
+        ])
         let port = try #require(await receiver.listeningPort())
-        let sent = await alice.run(["send", dir.at("trip.mtt"), dir.at("note.mtt"), "--to", "127.0.0.1:\(port)", "--json"])
+        let sent = await alice.run([
+            "send", dir.at("trip.mtt"), dir.at("note.mtt"), "--to", "127.0.0.1:\(port)", "--json",
+        ])
         _ = await receiver.wait(timeout: .seconds(30))
 
         let report = try #require(jsonObject(sent.stdout))
-        #expect((report["items"] as? [[String: Any]])?.compactMap { $0["location"] as? String } == ["imported by CustomFile", "imported by CustomFile"])
+        #expect(
+            (report["items"] as? [[String: Any]])?.compactMap { $0["location"] as? String } == [
+                "imported by CustomFile", "imported by CustomFile",
+            ])
         let listed = await bob.runTool("customfile", ["list"])
         #expect(listed.stdout == "Trip: Trip: A day out (with a photo)\nTrip (2): Trip: Same title\n")
-        #expect(FileTree.allPaths(bob.dataHome + "/CustomFile").filter { $0.hasPrefix(".import-") }.isEmpty, "the temporary folder is gone")
+        #expect(
+            FileTree.allPaths(bob.dataHome + "/CustomFile").filter { $0.hasPrefix(".import-") }.isEmpty,
+            "the temporary folder is gone")
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
     }
 
@@ -123,18 +157,24 @@ import Glibc
         FileTree.writeText(dir.at("Monday.jentry"), "Dear diary, it rained.\n")
         FileTree.writeText(dir.at("recipe.clip"), "Soup: water, stones.\n")
 
-        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json"])
+        let receiver = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
+        ])
         let port = try #require(await receiver.listeningPort())
-        let sent = await alice.run(["send", dir.at("Monday.jentry"), dir.at("recipe.clip"), "--to", "127.0.0.1:\(port)"])
+        let sent = await alice.run([
+            "send", dir.at("Monday.jentry"), dir.at("recipe.clip"), "--to", "127.0.0.1:\(port)",
+        ])
         _ = await receiver.wait(timeout: .seconds(30))
 
-        #expect(sent.stdout.hasSuffix("  Monday.jentry -> imported by Journal\n  recipe.clip -> imported by Scrapbook\n"))
+        #expect(
+            sent.stdout.hasSuffix("  Monday.jentry -> imported by Journal\n  recipe.clip -> imported by Scrapbook\n"))
         let container = bob.home + "/.local/share/group.com.example.notes/Documents"
         // Journal lists what Scrapbook imported, and the other way round.
         let seenByJournal = await bob.runTool("notesgroup", ["list", journal])
         let seenByScrapbook = await bob.runTool("notesgroup", ["list", scrapbook])
         #expect(seenByJournal.stdout == "Journal sees 2 documents in \(container):\n  Monday.jentry\n  recipe.clip\n")
-        #expect(seenByScrapbook.stdout == "Scrapbook sees 2 documents in \(container):\n  Monday.jentry\n  recipe.clip\n")
+        #expect(
+            seenByScrapbook.stdout == "Scrapbook sees 2 documents in \(container):\n  Monday.jentry\n  recipe.clip\n")
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
     }
 }

@@ -3,7 +3,7 @@ import ShareTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Imports that fail or hang, as a user meets them: the document stays in the inbox, the receiver
@@ -14,35 +14,47 @@ import Glibc
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
         #expect(await bob.run(["types", "register", ExampleApps.manifest("BeerTracker/Info.plist")]).status == 0)
-        #expect(await alice.runTool("beertracker", ["sample", dir.at("stout.btkr"), "--name", "Stout", "--rating", "5"]).status == 0)
+        #expect(
+            await alice.runTool("beertracker", ["sample", dir.at("stout.btkr"), "--name", "Stout", "--rating", "5"])
+                .status == 0)
         // Something is in the way of BeerTracker's store.
         FileTree.makeFolder(bob.dataHome)
         FileTree.writeText(bob.dataHome + "/BeerTracker", "not a folder")
 
-        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json"])
+        let receiver = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
+        ])
         let port = try #require(await receiver.listeningPort())
         let sent = await alice.run(["send", dir.at("stout.btkr"), "--to", "127.0.0.1:\(port)"])
         let received = await receiver.wait(timeout: .seconds(30))
 
         #expect(sent.status == 0, "the transfer itself succeeded")
-        #expect(sent.stdout.hasSuffix("  stout.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
+        #expect(
+            sent.stdout.hasSuffix("  stout.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
         #expect(received.status == 0)
         let item = try #require((jsonLines(received.stdout).last?["items"] as? [[String: Any]])?.first)
         #expect(item["outcome"] as? String == "kept")
         let id = try #require(item["inboxID"] as? String)
-        #expect(item["error"] as? String == "BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'")
+        #expect(
+            item["error"] as? String
+                == "BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'"
+        )
         #expect(item["path"] as? String == bob.inbox + "/\(id)/stout.btkr")
 
         let listed = await bob.run(["inbox", "list"])
         #expect(listed.stdout.hasPrefix("\(id)  failed     stout.btkr  from \"alice\", "))
         #expect(listed.stdout.contains("          com.example.beertracker.beer, 1 attempt\n"))
         #expect(listed.stdout.contains("          failed: BeerTracker: its importer failed (exit status 73)"))
-        #expect(listed.stdout.hasSuffix("          retry with 'share inbox import \(id)', or 'share inbox remove \(id)'\n"))
+        #expect(
+            listed.stdout.hasSuffix("          retry with 'share inbox import \(id)', or 'share inbox remove \(id)'\n"))
 
         // Still broken: the retry fails, says so, and the document stays.
         let again = await bob.run(["inbox", "import", id])
         #expect(again.status == 1)
-        #expect(again.stderr == "Error: \"stout.btkr\" stays in the inbox: BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'; 'share inbox remove \(id)' deletes it\n")
+        #expect(
+            again.stderr
+                == "Error: \"stout.btkr\" stays in the inbox: BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'; 'share inbox remove \(id)' deletes it\n"
+        )
 
         // Fixed: the retry imports it and the inbox copy goes.
         unlink(bob.dataHome + "/BeerTracker")
@@ -97,7 +109,10 @@ import Glibc
         let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--json"])
         let port = try #require(await receiver.listeningPort())
         let slow = alice.start(["send", dir.at("siesta.nap"), "--to", "127.0.0.1:\(port)"])
-        #expect(await waitUntil { FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".") && $0.hasSuffix("/siesta.nap") } }, "committed to the inbox")
+        #expect(
+            await waitUntil {
+                FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".") && $0.hasSuffix("/siesta.nap") }
+            }, "committed to the inbox")
         // While the importer hangs, another transfer goes through at once.
         let started = ContinuousClock.now
         let quick = await alice.run(["send", dir.at("urgent.txt"), "--to", "127.0.0.1:\(port)"])
@@ -110,14 +125,20 @@ import Glibc
         receiver.signal(SIGTERM)
         let received = await receiver.wait(timeout: .seconds(10))
         let item = try #require(
-            jsonLines(received.stdout).compactMap { ($0["items"] as? [[String: Any]])?.first }.first { $0["name"] as? String == "siesta.nap" })
+            jsonLines(received.stdout).compactMap { ($0["items"] as? [[String: Any]])?.first }.first {
+                $0["name"] as? String == "siesta.nap"
+            })
         #expect(item["error"] as? String == "Sloth: its importer did not finish within 2 s and was stopped")
         let id = try #require(item["inboxID"] as? String)
-        #expect(await bob.run(["inbox", "list"]).stdout.contains("failed: Sloth: its importer did not finish within 2 s and was stopped\n"))
+        #expect(
+            await bob.run(["inbox", "list"]).stdout.contains(
+                "failed: Sloth: its importer did not finish within 2 s and was stopped\n"))
 
         // The app is fixed (its importer now copies the file into its store); the retry succeeds.
         FileTree.makeFolder(dir.at("naps"))
-        FileTree.writeText(app + "/Info.plist", manifest("<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>"))
+        FileTree.writeText(
+            app + "/Info.plist",
+            manifest("<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>"))
         let updated = await bob.run(["types", "register", app + "/Info.plist"])
         #expect(updated.stdout.hasPrefix("Updated \"Sloth\" (com.example.sloth).\n"))
         let retried = await bob.run(["inbox", "import", id])
@@ -134,7 +155,10 @@ import Glibc
         #expect(missing.stderr == "Error: the inbox has no entry '0123abcd'; 'share inbox list' shows what it holds\n")
         let usage = await bob.run(["inbox", "import"])
         #expect(usage.status == 64)
-        #expect(usage.stderr == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [--dir <folder>] [--json]\n  See 'share inbox import --help' for more information.\n")
+        #expect(
+            usage.stderr
+                == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [--dir <folder>] [--json]\n  See 'share inbox import --help' for more information.\n"
+        )
         #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
     }
 }

@@ -52,17 +52,23 @@ import Testing
 
                 """)
         #expect(FileManager.default.fileExists(atPath: bob.dataHome + "/share/applications/com.example.paint.json"))
-        let list = try #require(jsonObject(await bob.run(["types", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
+        let list = try #require(
+            jsonObject(await bob.run(["types", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
         let app = try #require((list["applications"] as? [[String: Any]])?.first)
         #expect(app["id"] as? String == "com.example.paint")
         #expect((app["importer"] as? [String: Any])?["folder"] as? String == bob.home + "/Pictures/Paint")
 
         let removed = await bob.run(["types", "unregister", "com.example.paint"])
         #expect(removed.stdout == "Unregistered \"Paint\" (com.example.paint).\n")
-        #expect(await bob.run(["types", "list"]).stdout == "No applications are registered. Register one with 'share types register MANIFEST'.\n")
+        #expect(
+            await bob.run(["types", "list"]).stdout
+                == "No applications are registered. Register one with 'share types register MANIFEST'.\n")
         let again = await bob.run(["types", "unregister", "com.example.paint"])
         #expect(again.status == 1)
-        #expect(again.stderr == "Error: no application 'com.example.paint' is registered; 'share types list' shows the registered applications\n")
+        #expect(
+            again.stderr
+                == "Error: no application 'com.example.paint' is registered; 'share types list' shows the registered applications\n"
+        )
     }
 
     @Test func aShellCommandLineImporterIsRefused() async throws {
@@ -70,7 +76,9 @@ import Testing
         let bob = TestMachine("bob", in: dir)
         let text = Self.paint().replacingOccurrences(
             of: "<key>Kind</key><string>copy</string><key>Folder</key><string>~/Pictures/Paint</string>",
-            with: "<key>Kind</key><string>command</string><key>Arguments</key><string>convert %f ~/x.png; rm -rf ~</string>")
+            with:
+                "<key>Kind</key><string>command</string><key>Arguments</key><string>convert %f ~/x.png; rm -rf ~</string>"
+        )
         FileTree.writeText(dir.at("Bad.plist"), text)
         let result = await bob.run(["types", "register", dir.at("Bad.plist")])
         #expect(result.status == 1)
@@ -124,7 +132,10 @@ import Testing
 
                 """)
         let human = await bob.run(["types", "inspect", dir.at("Paint.plist")])
-        #expect(human.stdout.hasPrefix("Paint (com.example.paint)\n  type com.example.paint.picture: exported; conforms to public.image; .pnt\n"))
+        #expect(
+            human.stdout.hasPrefix(
+                "Paint (com.example.paint)\n  type com.example.paint.picture: exported; conforms to public.image; .pnt\n"
+            ))
         let missing = await bob.run(["types", "inspect", dir.at("nope.plist"), "--json"])
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("Error: Cannot read the manifest '\(dir.at("nope.plist"))'"))
@@ -158,13 +169,25 @@ import Testing
                     conflicting owners: com.example.paint and com.example.draw both claim public.png at rank Owner (public.png); com.example.paint wins because it was registered earlier
 
                 """)
-        let json = try #require(jsonObject(await bob.run(["types", "show", "com.example.paint.picture", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
-        #expect((json["declaredBy"] as? [[String: Any]])?.map { $0["origin"] as? String } == ["app com.example.paint (exported)", "app com.example.draw (exported)"])
-        #expect((json["handlers"] as? [[String: Any]])?.map { $0["applicationID"] as? String } == ["com.example.paint", "com.example.draw"])
+        let json = try #require(
+            jsonObject(
+                await bob.run(["types", "show", "com.example.paint.picture", "--json"]).stdout.replacingOccurrences(
+                    of: "\n", with: "")))
+        #expect(
+            (json["declaredBy"] as? [[String: Any]])?.map { $0["origin"] as? String } == [
+                "app com.example.paint (exported)", "app com.example.draw (exported)",
+            ])
+        #expect(
+            (json["handlers"] as? [[String: Any]])?.map { $0["applicationID"] as? String } == [
+                "com.example.paint", "com.example.draw",
+            ])
         #expect((json["handlers"] as? [[String: Any]])?.first?["exportsType"] as? Bool == true)
         let unknown = await bob.run(["types", "show", "com.example.nothing"])
         #expect(unknown.status == 1)
-        #expect(unknown.stderr == "Error: no type 'com.example.nothing' is known; give an identifier (public.png), a MIME type (image/png) or an extension (.png)\n")
+        #expect(
+            unknown.stderr
+                == "Error: no type 'com.example.nothing' is known; give an identifier (public.png), a MIME type (image/png) or an extension (.png)\n"
+        )
     }
 
     @Test func resolveShowsTheTypeItsChainAndWhoWouldImportIt() async throws {
@@ -174,7 +197,8 @@ import Testing
         #expect(await bob.run(["types", "register", dir.at("Paint.plist")]).status == 0)
         FileTree.writeText(dir.at("notes.txt"), "plain words\n")
         _ = FileManager.default.createFile(
-            atPath: dir.at("photo.jpg"), contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32)))
+            atPath: dir.at("photo.jpg"),
+            contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32)))
 
         let text = await bob.run(["types", "resolve", dir.at("notes.txt")])
         #expect(
@@ -185,10 +209,15 @@ import Testing
                   goes to:      the receive folder (no registered application imports public.plain-text)
 
                 """)
-        let spoofed = try #require(jsonObject(await bob.run(["types", "resolve", dir.at("photo.jpg"), "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
+        let spoofed = try #require(
+            jsonObject(
+                await bob.run(["types", "resolve", dir.at("photo.jpg"), "--json"]).stdout.replacingOccurrences(
+                    of: "\n", with: "")))
         #expect(spoofed["type"] as? String == "public.png")
         #expect(spoofed["basis"] as? String == "content")
-        #expect((spoofed["contradiction"] as? String)?.hasPrefix("the name says public.jpeg but the content is image/png content") == true)
+        #expect(
+            (spoofed["contradiction"] as? String)?.hasPrefix(
+                "the name says public.jpeg but the content is image/png content") == true)
         #expect(spoofed["destination"] as? String == "application")
         #expect((spoofed["handler"] as? [String: Any])?["applicationID"] as? String == "com.example.paint")
         let missing = await bob.run(["types", "resolve", dir.at("nope.bin")])

@@ -24,12 +24,15 @@ import TypeRegistry
         Thread.sleep(forTimeInterval: 0.01)
         let second = try store.register(manifestAt: manifest, homeDirectory: dir.at("home"))
         #expect(second.replaced)
-        #expect(second.registration.registeredAt == first.registration.registeredAt, "the first registration time is kept")
+        #expect(
+            second.registration.registeredAt == first.registration.registeredAt, "the first registration time is kept")
         #expect(store.load().applications.map(\.applicationID) == ["com.Example.Notes"])
 
         #expect(try store.unregister("COM.EXAMPLE.NOTES").name == "Notes")
         #expect(store.load().applications.isEmpty)
-        #expect(throws: ApplicationStoreError.notRegistered("com.example.notes")) { try store.unregister("com.example.notes") }
+        #expect(throws: ApplicationStoreError.notRegistered("com.example.notes")) {
+            try store.unregister("com.example.notes")
+        }
     }
 
     @Test func anInvalidManifestIsRefusedWithItsReason() throws {
@@ -52,7 +55,8 @@ import TypeRegistry
     @Test func theRegistryFollowsRegistrationsWithoutARestart() throws {
         let dir = TemporaryDirectory("app-store-reload")
         let store = ApplicationStore(directory: dir.at("apps"))
-        let provider = RegistryProvider(applications: store, environment: ["HOME": dir.at("home"), "XDG_DATA_DIRS": "/usr/share"])
+        let provider = RegistryProvider(
+            applications: store, environment: ["HOME": dir.at("home"), "XDG_DATA_DIRS": "/usr/share"])
         #expect(provider.current().handlers(for: "com.example.note").best == nil)
         let manifest = dir.at("Notes.plist")
         FileTree.writeText(

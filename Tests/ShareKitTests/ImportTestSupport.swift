@@ -4,7 +4,7 @@ import ShareTestSupport
 import TypeRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Test applications and their registrations.
@@ -54,7 +54,8 @@ enum TestApps {
     }
 
     /// Writes a manifest into `dir/<name>.plist` and registers it.
-    static func register(_ text: String, as name: String, in dir: TemporaryDirectory) throws -> ApplicationRegistration {
+    static func register(_ text: String, as name: String, in dir: TemporaryDirectory) throws -> ApplicationRegistration
+    {
         FileTree.makeFolder(dir.at("apps"))
         let path = dir.at("apps/\(name).plist")
         FileTree.writeText(path, text)

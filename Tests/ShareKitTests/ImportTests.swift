@@ -7,7 +7,7 @@ import Testing
 import TypeRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Received documents handed to applications: the inbox, the importers, the receipt.
@@ -53,10 +53,13 @@ import Glibc
             return
         }
         #expect(transfer.items.map(\.result.type) == ["com.example.note", "com.example.board", "com.example.bug"])
-        #expect(transfer.items.map(\.path) == [dir.at("notes/a.note"), dir.at("boards/Plan.board"), dir.at("bugs/Bug")])
+        #expect(
+            transfer.items.map(\.path) == [dir.at("notes/a.note"), dir.at("boards/Plan.board"), dir.at("bugs/Bug")])
         #expect(transfer.items.map { $0.result.application?.importerKind } == ["copy", "move", "unpack"])
         #expect(FileManager.default.contents(atPath: dir.at("notes/a.note")) == Data("remember the milk\n".utf8))
-        #expect(FileTree.describe(dir.at("boards/Plan.board"), includeRootTime: true) == FileTree.describe(dir.at("Plan.board"), includeRootTime: true))
+        #expect(
+            FileTree.describe(dir.at("boards/Plan.board"), includeRootTime: true)
+                == FileTree.describe(dir.at("Plan.board"), includeRootTime: true))
         // Importing the same archive twice gives two documents; nothing is overwritten.
         #expect(FileTree.allPaths(dir.at("bugs")) == ["Bug", "Bug (2)", "Bug (2)/data.plist", "Bug/data.plist"])
         #expect(inboxEntries(harness.inbox).isEmpty)
@@ -69,7 +72,9 @@ import Glibc
         let script = dir.at("apps/import.sh")
         FileTree.makeFolder(dir.at("apps"))
         FileTree.makeFolder(dir.at("store"))
-        TestApps.script(script, """
+        TestApps.script(
+            script,
+            """
             [ -e "\(dir.at("fixed"))" ] || { echo "working..."; echo "the store is locked" >&2; exit 3; }
             cp "$1" "\(dir.at("store"))/"
             """)
@@ -150,12 +155,19 @@ import Glibc
 
         var results: [ReceivedTransfer] = []
         for _ in 0..<2 {
-            if case .received(let transfer) = await harness.nextOutcome(timeout: .seconds(20)) { results.append(transfer) }
+            if case .received(let transfer) = await harness.nextOutcome(timeout: .seconds(20)) {
+                results.append(transfer)
+            }
         }
         let hung = try #require(results.first { $0.items.first?.name == "doc.hang" }?.items.first)
-        #expect(hung.result.outcome == .kept(failure: "Hanger: its importer did not finish within 1 s and was stopped", timedOut: true))
+        #expect(
+            hung.result.outcome
+                == .kept(failure: "Hanger: its importer did not finish within 1 s and was stopped", timedOut: true))
         #expect(inboxEntries(harness.inbox) == [hung.result.entry.id])
-        let pid = try #require(Int32((try? String(contentsOfFile: dir.at("pid"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        let pid = try #require(
+            Int32(
+                (try? String(contentsOfFile: dir.at("pid"), encoding: .utf8))?.trimmingCharacters(
+                    in: .whitespacesAndNewlines) ?? ""))
         #expect(kill(pid, 0) != 0, "the importer's process group was killed")
         #expect(ContinuousClock.now - started < .seconds(15))
     }
@@ -181,11 +193,15 @@ import Glibc
         harness.stop()
 
         #expect(ContinuousClock.now - started < .seconds(6), "the receiver does not wait for the importer's timeout")
-        guard case .received(let transfer) = await harness.nextOutcome(timeout: .seconds(5)), let item = transfer.items.first else {
+        guard case .received(let transfer) = await harness.nextOutcome(timeout: .seconds(5)),
+            let item = transfer.items.first
+        else {
             Issue.record("no received outcome")
             return
         }
-        #expect(item.result.outcome == .kept(failure: "Slow: its importer was stopped because the receiver stopped", timedOut: false))
+        #expect(
+            item.result.outcome
+                == .kept(failure: "Slow: its importer was stopped because the receiver stopped", timedOut: false))
         #expect(inboxEntries(harness.inbox) == [item.result.entry.id])
         #expect(try Inbox(directory: harness.inbox).entry(item.result.entry.id).state == .failed)
     }
@@ -194,7 +210,9 @@ import Glibc
         let dir = TemporaryDirectory("import-env")
         let script = dir.at("apps/record.sh")
         FileTree.makeFolder(dir.at("apps"))
-        TestApps.script(script, """
+        TestApps.script(
+            script,
+            """
             env > "\(dir.at("env.txt"))"
             printf '%s\\n' "$@" > "\(dir.at("args.txt"))"
             cat > "\(dir.at("stdin.txt"))"
@@ -222,10 +240,14 @@ import Glibc
             })
         #expect(!variables.contains("SECRET_TOKEN"))
         // The shell itself adds PWD, SHLVL and _.
-        let allowed: Set<String> = ["PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "TMPDIR", "PWD", "SHLVL", "_"]
+        let allowed: Set<String> = [
+            "PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "TMPDIR", "PWD", "SHLVL",
+            "_",
+        ]
         #expect(variables.filter { !$0.hasPrefix("XDG_") }.isSubset(of: allowed))
         #expect(variables.contains("XDG_DATA_HOME") && variables.contains("HOME") && variables.contains("PATH"))
-        let arguments = try String(contentsOfFile: dir.at("args.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let arguments = try String(contentsOfFile: dir.at("args.txt"), encoding: .utf8).split(separator: "\n").map(
+            String.init)
         #expect(arguments.count == 4)
         #expect(arguments.first == "--type=com.example.rec")
         #expect(arguments.dropFirst().first?.hasPrefix(harness.inbox + "/") == true)
@@ -252,7 +274,8 @@ import Glibc
 
         let report = try await TestSender(in: dir).send([dir.at("holiday.pic"), dir.at("blob.zzq")], to: harness)
 
-        #expect(report.items.map(\.location) == [harness.destination + "/holiday.pic", harness.destination + "/blob.zzq"])
+        #expect(
+            report.items.map(\.location) == [harness.destination + "/holiday.pic", harness.destination + "/blob.zzq"])
         #expect(!FileManager.default.fileExists(atPath: dir.at("ran")), "the importer never ran")
         guard case .received(let transfer) = await harness.nextOutcome() else {
             Issue.record("no received outcome")
@@ -282,11 +305,14 @@ import Glibc
         let report = try await TestSender(in: dir).send([dir.at("Evil.sbz")], to: harness)
 
         #expect(report.items.map(\.location) == ["kept in the receiver's inbox: Bugs could not import it"])
-        guard case .received(let transfer) = await harness.nextOutcome(), case .kept(let failure, _) = transfer.items.first?.result.outcome else {
+        guard case .received(let transfer) = await harness.nextOutcome(),
+            case .kept(let failure, _) = transfer.items.first?.result.outcome
+        else {
             Issue.record("the archive should have been kept")
             return
         }
-        #expect(failure.hasPrefix("Bugs: cannot unpack 'Evil.sbz': the archive holds an unsafe name '../../escaped.txt'"))
+        #expect(
+            failure.hasPrefix("Bugs: cannot unpack 'Evil.sbz': the archive holds an unsafe name '../../escaped.txt'"))
         #expect(FileTree.allPaths(dir.at("store")).filter { !$0.hasPrefix("bugs") }.isEmpty)
         #expect(FileTree.allPaths(dir.at("store/bugs")).isEmpty, "no document, no scratch folder")
         #expect(!FileManager.default.fileExists(atPath: dir.at("escaped.txt")))
@@ -309,7 +335,9 @@ import Glibc
         let report = try await TestSender(in: dir).send([dir.at("Album")], to: harness)
 
         #expect(report.items.map(\.location) == [harness.destination + "/Album"])
-        #expect(FileTree.describe(harness.destination + "/Album", includeRootTime: true) == FileTree.describe(dir.at("Album"), includeRootTime: true))
+        #expect(
+            FileTree.describe(harness.destination + "/Album", includeRootTime: true)
+                == FileTree.describe(dir.at("Album"), includeRootTime: true))
         #expect(FileTree.allPaths(harness.destination).filter { $0.hasPrefix(".") }.isEmpty, "no scratch folder left")
         #expect(FileTree.allPaths(shm + "/Inbox").isEmpty)
     }

@@ -12,7 +12,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @main
@@ -51,7 +51,8 @@ struct BeerTracker {
 
     static var store: String {
         let environment = ProcessInfo.processInfo.environment
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return data + "/BeerTracker"
     }
@@ -94,7 +95,9 @@ struct BeerTracker {
         if let value = beer["image"] {
             if let bytes = value as? Data {
                 image = bytes
-            } else if let text = value as? String, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
+            } else if let text = value as? String,
+                let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters)
+            {
                 image = bytes
             } else {
                 throw BeerError("'\(file)' is not a valid beer: 'image' must be base64 image data", status: 65)

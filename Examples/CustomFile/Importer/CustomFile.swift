@@ -13,7 +13,7 @@ import Foundation
 import ShareArchive
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @main
@@ -52,7 +52,8 @@ struct CustomFile {
 
     static var home: String {
         let environment = ProcessInfo.processInfo.environment
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return data + "/CustomFile"
     }
@@ -78,21 +79,25 @@ struct CustomFile {
         guard let data = manager.contents(atPath: temporary + "/texts.plist"),
             let texts = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
         else {
-            throw CustomFileError("'\(file)' is not a valid CustomFile document: it has no readable texts.plist", status: 65)
+            throw CustomFileError(
+                "'\(file)' is not a valid CustomFile document: it has no readable texts.plist", status: 65)
         }
         guard let title = texts["title"] as? String, !title.isEmpty, let text = texts["text"] as? String else {
-            throw CustomFileError("'\(file)' is not a valid CustomFile document: texts.plist needs 'title' and 'text'", status: 65)
+            throw CustomFileError(
+                "'\(file)' is not a valid CustomFile document: texts.plist needs 'title' and 'text'", status: 65)
         }
         let document = temporary + "/document"
         try manager.createDirectory(atPath: document, withIntermediateDirectories: false)
-        let clean = try PropertyListSerialization.data(fromPropertyList: ["title": title, "text": text], format: .xml, options: 0)
+        let clean = try PropertyListSerialization.data(
+            fromPropertyList: ["title": title, "text": text], format: .xml, options: 0)
         try clean.write(to: URL(fileURLWithPath: document + "/texts.plist"))
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: temporary + "/photo0.png", isDirectory: &isDirectory), !isDirectory.boolValue {
             guard let photo = manager.contents(atPath: temporary + "/photo0.png"),
                 photo.starts(with: [0x89, 0x50, 0x4E, 0x47])
             else {
-                throw CustomFileError("'\(file)' is not a valid CustomFile document: photo0.png is not a PNG", status: 65)
+                throw CustomFileError(
+                    "'\(file)' is not a valid CustomFile document: photo0.png is not a PNG", status: 65)
             }
             try photo.write(to: URL(fileURLWithPath: document + "/photo0.png"))
         }
@@ -122,7 +127,8 @@ struct CustomFile {
             guard let data = FileManager.default.contents(atPath: store + "/" + name + "/texts.plist"),
                 let texts = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
             else { continue }
-            let photo = FileManager.default.fileExists(atPath: store + "/" + name + "/photo0.png") ? " (with a photo)" : ""
+            let photo =
+                FileManager.default.fileExists(atPath: store + "/" + name + "/photo0.png") ? " (with a photo)" : ""
             print("\(name): \(texts["title"] as? String ?? "?"): \(texts["text"] as? String ?? "")\(photo)")
         }
     }
@@ -144,7 +150,8 @@ struct CustomFile {
         }
         guard arguments.count == 1 else { usage() }
         let writer = try ArchiveWriter(path: arguments[0], format: .zip)
-        let plist = try PropertyListSerialization.data(fromPropertyList: ["title": title, "text": text], format: .xml, options: 0)
+        let plist = try PropertyListSerialization.data(
+            fromPropertyList: ["title": title, "text": text], format: .xml, options: 0)
         try writer.addFile("texts.plist", contents: [UInt8](plist))
         if photo { try writer.addFile("photo0.png", contents: tinyPNG) }
         try writer.close()

@@ -9,7 +9,7 @@ import Foundation
 import ShareArchive
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @main
@@ -46,7 +46,8 @@ struct ScaryBugs {
     /// The store share unpacks into: $XDG_DATA_HOME/ScaryBugs/Bugs, else ~/.local/share/ScaryBugs/Bugs.
     static var defaultStore: String {
         let environment = ProcessInfo.processInfo.environment
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return data + "/ScaryBugs/Bugs"
     }

@@ -10,7 +10,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @main
@@ -31,7 +31,9 @@ struct NotesGroup {
         let app = manifest["CFBundleName"] as? String ?? "?"
         let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
         let container = folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: container)) ?? []).filter { !$0.hasPrefix(".") }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: container)) ?? []).filter {
+            !$0.hasPrefix(".")
+        }
         print("\(app) sees \(names.count) \(names.count == 1 ? "document" : "documents") in \(container):")
         for name in names.sorted() { print("  \(name)") }
     }

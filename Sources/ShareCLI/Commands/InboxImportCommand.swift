@@ -13,7 +13,9 @@ struct InboxImportCommand: ShareCommand {
             """,
         arguments: [ArgumentSpec(name: "id", help: "The entry's identifier, as 'share inbox list' shows it.")],
         options: [
-            .value("dir", "folder", help: "The receive folder for a document no application imports (default: your download folder)."),
+            .value(
+                "dir", "folder",
+                help: "The receive folder for a document no application imports (default: your download folder)."),
             .flag("json", help: "Print the result as JSON."),
         ]
     )

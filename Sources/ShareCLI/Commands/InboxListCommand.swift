@@ -22,7 +22,10 @@ struct InboxListCommand: ShareCommand {
         if json {
             console.line(
                 JSON.object([
-                    ("entries", .array(entries.map { TypesText.entryJSON($0, busy: inbox.isBusy($0.id), inbox: inbox) })),
+                    (
+                        "entries",
+                        .array(entries.map { TypesText.entryJSON($0, busy: inbox.isBusy($0.id), inbox: inbox) })
+                    ),
                     ("problems", .array(problems.map(JSON.string))),
                 ]).pretty())
             return ExitCode.success
@@ -35,7 +38,8 @@ struct InboxListCommand: ShareCommand {
         for entry in entries {
             let busy = inbox.isBusy(entry.id)
             let state = busy ? "importing" : entry.state.rawValue
-            let size = entry.isBundle
+            let size =
+                entry.isBundle
                 ? "\(entry.files) \(entry.files == 1 ? "file" : "files"), \(ByteCount.format(entry.bytes))"
                 : ByteCount.format(entry.bytes)
             console.line(
@@ -52,7 +56,9 @@ struct InboxListCommand: ShareCommand {
             } else if entry.state == .pending && !busy {
                 console.line(pad + "not imported: the receiver stopped before importing it")
             }
-            if !busy { console.line(pad + "retry with 'share inbox import \(entry.id)', or 'share inbox remove \(entry.id)'") }
+            if !busy {
+                console.line(pad + "retry with 'share inbox import \(entry.id)', or 'share inbox remove \(entry.id)'")
+            }
         }
         return ExitCode.success
     }

@@ -38,7 +38,8 @@ struct TypesInspectCommand: ShareCommand {
         }
         var lines: [String] = []
         let name = [manifest.bundleName, manifest.bundleIdentifier.map { "(\($0))" }].compactMap { $0 }
-        lines.append(name.isEmpty ? "An application manifest without a name" : TerminalText.safe(name.joined(separator: " ")))
+        lines.append(
+            name.isEmpty ? "An application manifest without a name" : TerminalText.safe(name.joined(separator: " ")))
         if inspection.declaredTypes.isEmpty { lines.append("  declares no types") }
         for type in inspection.declaredTypes {
             var parts = [type.declaration.rawValue]
@@ -46,14 +47,16 @@ struct TypesInspectCommand: ShareCommand {
             if !type.extensions.isEmpty { parts.append(type.extensions.map { "." + $0 }.joined(separator: " ")) }
             if !type.mimeTypes.isEmpty { parts.append(type.mimeTypes.joined(separator: " ")) }
             if type.isPackage { parts.append("package") }
-            lines.append("  type \(TerminalText.safe(type.identifier)): \(TerminalText.safe(parts.joined(separator: "; ")))")
+            lines.append(
+                "  type \(TerminalText.safe(type.identifier)): \(TerminalText.safe(parts.joined(separator: "; ")))")
         }
         for document in inspection.documentTypes {
             let what = (document.contentTypes + document.extensions.map { "." + $0 }).joined(separator: ", ")
             let rank = document.rank ?? "Default (not declared)"
             let role = document.role ?? "Viewer (not declared)"
             lines.append(
-                "  imports \(TerminalText.safe(what.isEmpty ? "nothing" : what)): rank \(TerminalText.safe(rank)), role \(TerminalText.safe(role))")
+                "  imports \(TerminalText.safe(what.isEmpty ? "nothing" : what)): rank \(TerminalText.safe(rank)), role \(TerminalText.safe(role))"
+            )
         }
         if let importer = manifest.importer {
             lines.append("  ShareImporter: \(TerminalText.safe(Self.describe(importer)))")
@@ -68,7 +71,9 @@ struct TypesInspectCommand: ShareCommand {
     private static func describe(_ importer: ImporterDeclaration) -> String {
         var parts = ["Kind \(importer.kind ?? "(missing)")"]
         if let folder = importer.folder { parts.append("Folder \(folder)") }
-        if let arguments = importer.arguments { parts.append("Arguments " + arguments.map(TypesText.quoted).joined(separator: " ")) }
+        if let arguments = importer.arguments {
+            parts.append("Arguments " + arguments.map(TypesText.quoted).joined(separator: " "))
+        }
         if let text = importer.argumentsText { parts.append("Arguments \"\(text)\" (a string: refused)") }
         if let timeout = importer.timeoutSeconds { parts.append("Timeout \(timeout)") }
         return parts.joined(separator: ", ")

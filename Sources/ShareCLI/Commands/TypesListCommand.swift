@@ -75,7 +75,8 @@ struct TypesListCommand: ShareCommand {
                 tags += record.mimeTypes.prefix(2)
                 let tagText = tags.isEmpty ? "" : "  " + tags.joined(separator: " ")
                 console.line(
-                    "  \(TerminalText.safe(record.identifier.rawValue))\(TerminalText.safe(tagText))  [\(TerminalText.safe(record.origin.description))]")
+                    "  \(TerminalText.safe(record.identifier.rawValue))\(TerminalText.safe(tagText))  [\(TerminalText.safe(record.origin.description))]"
+                )
             }
         }
         return ExitCode.success

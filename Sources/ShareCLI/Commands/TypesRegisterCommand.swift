@@ -14,7 +14,9 @@ struct TypesRegisterCommand: ShareCommand {
             ShareImporter start at the manifest's folder. Registering the same application again \
             replaces its registration; a running 'share receive' uses it from its next transfer.
             """,
-        arguments: [ArgumentSpec(name: "manifest", help: "The application's Info.plist (XML or binary property list).")],
+        arguments: [
+            ArgumentSpec(name: "manifest", help: "The application's Info.plist (XML or binary property list).")
+        ],
         options: [.flag("json", help: "Print the registration as JSON.")]
     )
 
@@ -49,7 +51,9 @@ struct TypesRegisterCommand: ShareCommand {
         console.line(
             "\(replaced ? "Updated" : "Registered") \"\(TerminalText.safe(registration.name))\" "
                 + "(\(TerminalText.safe(registration.applicationID))).")
-        for line in TypesText.applicationLines(registration, home: context.paths.home).dropFirst() { console.line(line) }
+        for line in TypesText.applicationLines(registration, home: context.paths.home).dropFirst() {
+            console.line(line)
+        }
         return ExitCode.success
     }
 }

@@ -3,7 +3,7 @@ import ShareKit
 import TypeRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `share types resolve FILE`: the type a received file would get and who would import it.
@@ -71,9 +71,12 @@ struct TypesResolveCommand: ShareCommand {
                 ]).pretty())
             return ExitCode.success
         }
-        var lines = ["\(TerminalText.safe(name)): \(TerminalText.safe(resolution.type.rawValue)) (\(Self.basis(resolution.basis)))"]
+        var lines = [
+            "\(TerminalText.safe(name)): \(TerminalText.safe(resolution.type.rawValue)) (\(Self.basis(resolution.basis)))"
+        ]
         func row(_ label: String, _ value: String) {
-            lines.append("  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
+            lines.append(
+                "  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
         }
         for (index, chain) in chains.enumerated() {
             row(index == 0 ? "conforms to" : "", TerminalText.safe(chain.map(\.rawValue).joined(separator: " → ")))

@@ -43,7 +43,10 @@ struct TypesShowCommand: ShareCommand {
                     ("description", record.description.map(JSON.string) ?? .null),
                     ("conformsTo", .array(record.conformsTo.map { .string($0.rawValue) })),
                     ("supertypes", .array(explanation.supertypes.map { .string($0.rawValue) })),
-                    ("conformanceChains", .array(explanation.conformanceChains.map { .array($0.map { .string($0.rawValue) }) })),
+                    (
+                        "conformanceChains",
+                        .array(explanation.conformanceChains.map { .array($0.map { .string($0.rawValue) }) })
+                    ),
                     ("extensions", .array(record.filenameExtensions.map(JSON.string))),
                     ("mimeTypes", .array(record.mimeTypes.map(JSON.string))),
                     ("isPackage", .bool(record.isPackage)),
@@ -64,14 +67,20 @@ struct TypesShowCommand: ShareCommand {
         }
         var lines = [TerminalText.safe(record.identifier.rawValue)]
         func row(_ label: String, _ value: String) {
-            lines.append("  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
+            lines.append(
+                "  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
         }
         if let description = record.description { row("description", TerminalText.safe(description)) }
         for (index, chain) in explanation.conformanceChains.enumerated() {
             row(index == 0 ? "conforms to" : "", TerminalText.safe(chain.map(\.rawValue).joined(separator: " → ")))
         }
-        row("extensions", record.filenameExtensions.isEmpty ? "none" : TerminalText.safe(record.filenameExtensions.map { "." + $0 }.joined(separator: " ")))
-        row("MIME types", record.mimeTypes.isEmpty ? "none" : TerminalText.safe(record.mimeTypes.joined(separator: " ")))
+        row(
+            "extensions",
+            record.filenameExtensions.isEmpty
+                ? "none" : TerminalText.safe(record.filenameExtensions.map { "." + $0 }.joined(separator: " ")))
+        row(
+            "MIME types", record.mimeTypes.isEmpty ? "none" : TerminalText.safe(record.mimeTypes.joined(separator: " "))
+        )
         row("package", record.isPackage ? "yes" : "no")
         row("declared by", TerminalText.safe(explanation.declarers.map(\.description).joined(separator: ", ")))
         if ranking.candidates.isEmpty {
@@ -89,7 +98,8 @@ struct TypesShowCommand: ShareCommand {
         for candidate in ranking.excluded {
             lines.append(
                 "  never handles: \"\(TerminalText.safe(candidate.applicationName))\" "
-                    + "(\(TerminalText.safe(candidate.applicationID))): rank \(candidate.rank.rawValue), role \(candidate.claim.role.rawValue)")
+                    + "(\(TerminalText.safe(candidate.applicationID))): rank \(candidate.rank.rawValue), role \(candidate.claim.role.rawValue)"
+            )
         }
         if !explanation.conflicts.isEmpty {
             lines.append("  conflicts:")

@@ -11,7 +11,8 @@ enum ReceivedReport {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
             switch result.outcome {
             case .receiveFolder(let path):
-                lines.append("  " + TerminalText.safe(DisplayPath.abbreviate(path, home: home)) + (item.isBundle ? "/" : ""))
+                lines.append(
+                    "  " + TerminalText.safe(DisplayPath.abbreviate(path, home: home)) + (item.isBundle ? "/" : ""))
             case .imported(let path):
                 let app = "\"\(TerminalText.safe(result.application?.name ?? "?"))\""
                 let into = path.map { " into " + TerminalText.safe(DisplayPath.abbreviate($0, home: home)) } ?? ""
@@ -47,7 +48,9 @@ enum ReceivedReport {
             (
                 "application",
                 result.application.map {
-                    .object([("id", .string($0.id)), ("name", .string($0.name)), ("importer", .string($0.importerKind))])
+                    .object([
+                        ("id", .string($0.id)), ("name", .string($0.name)), ("importer", .string($0.importerKind)),
+                    ])
                 } ?? .null
             ),
             ("inboxID", failure == nil ? .null : .string(result.entry.id)),

@@ -29,7 +29,8 @@ enum TypesText {
         case .copy(let folder), .move(let folder), .unpack(let folder):
             return .object([("kind", .string(importer.kind)), ("folder", .string(folder))])
         case .command(let command):
-            let seconds = Double(command.timeout.components.seconds) + Double(command.timeout.components.attoseconds) / 1e18
+            let seconds =
+                Double(command.timeout.components.seconds) + Double(command.timeout.components.attoseconds) / 1e18
             return .object([
                 ("kind", .string("command")),
                 ("arguments", .array(([command.program] + command.arguments).map(JSON.string))),
@@ -121,7 +122,10 @@ enum TypesText {
             ("files", .int(Int64(entry.files))),
             ("bytes", .int(Int64(clamping: entry.bytes))),
             ("path", .string(inbox.documentPath(of: entry))),
-            ("sender", .object([("name", .string(entry.senderName)), ("fingerprint", .string(entry.senderFingerprint))])),
+            (
+                "sender",
+                .object([("name", .string(entry.senderName)), ("fingerprint", .string(entry.senderFingerprint))])
+            ),
             ("receivedAt", .string(iso8601(entry.receivedAt))),
             ("declaredType", entry.declaredType.map(JSON.string) ?? .null),
             ("resolvedType", entry.resolvedType.map(JSON.string) ?? .null),

@@ -5,7 +5,7 @@ import ShareDocuments
 public import TypeRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hands inbox entries to the application that imports their type, or to the receive folder.
@@ -45,7 +45,9 @@ public struct DocumentImporter: Sendable {
 
     /// Decides where an entry's document goes, without moving anything.
     public func plan(_ entry: InboxEntry) -> ImportPlan {
-        Self.plan(forItemAt: inbox.documentPath(of: entry), name: entry.name, declaredType: entry.declaredType, registry: registry)
+        Self.plan(
+            forItemAt: inbox.documentPath(of: entry), name: entry.name, declaredType: entry.declaredType,
+            registry: registry)
     }
 
     /// Decides where a document would go: its type from its name, its first 4 KiB (a folder: its
@@ -56,7 +58,9 @@ public struct DocumentImporter: Sendable {
     ///   - name: its name as received.
     ///   - declaredType: the sender's declared type, if any.
     ///   - registry: the registry to ask.
-    public static func plan(forItemAt path: String, name: String, declaredType: String?, registry: TypeRegistry)
+    public static func plan(
+        forItemAt path: String, name: String, declaredType: String?, registry: TypeRegistry
+    )
         -> ImportPlan
     {
         var info = stat()
@@ -109,7 +113,8 @@ public struct DocumentImporter: Sendable {
             try? inbox.save(entry)
             return ImportResult(
                 entry: entry, type: plan.resolution.type.rawValue, application: plan.application,
-                receiveFolderReason: plan.receiveFolderReason, outcome: .kept(failure: error.message, timedOut: error.timedOut),
+                receiveFolderReason: plan.receiveFolderReason,
+                outcome: .kept(failure: error.message, timedOut: error.timedOut),
                 warnings: plan.warnings)
         }
         var warnings = plan.warnings
@@ -125,7 +130,9 @@ public struct DocumentImporter: Sendable {
 
     // MARK: - Handlers
 
-    private func run(_ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?) throws(ImportFailure)
+    private func run(
+        _ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?
+    ) throws(ImportFailure)
         -> ImportResult.Outcome
     {
         let folderFD = open(inbox.folder(of: entry.id), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -71,7 +71,8 @@ final class ImportBatch: Sendable {
     func receiptLocations(home: String?) -> [String] {
         state.withLock { state in
             state.results.enumerated().map { index, result in
-                result?.receiptLocation(home: home) ?? ImportResult.pendingReceiptLocation(application: state.running[index])
+                result?.receiptLocation(home: home)
+                    ?? ImportResult.pendingReceiptLocation(application: state.running[index])
             }
         }
     }

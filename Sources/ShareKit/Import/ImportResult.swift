@@ -76,8 +76,11 @@ public struct ImportResult: Sendable {
         case .receiveFolder(let path): return DisplayPath.abbreviate(path, home: home)
         case .imported: return "imported by \(name)"
         case .kept(_, let timedOut):
-            if application == nil { return "kept in the receiver's inbox: it could not be placed in the receive folder" }
-            return "kept in the receiver's inbox: \(name) \(timedOut ? "did not finish in time" : "could not import it")"
+            if application == nil {
+                return "kept in the receiver's inbox: it could not be placed in the receive folder"
+            }
+            return
+                "kept in the receiver's inbox: \(name) \(timedOut ? "did not finish in time" : "could not import it")"
         }
     }
 

@@ -2,7 +2,7 @@ internal import CShareLinux
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a `command` importer: a program started directly with `posix_spawn` (never through a
@@ -81,7 +81,8 @@ enum ImporterProcess {
         }
         guard let program = locate(name, path: environment["PATH"]) else {
             return Result(
-                termination: .couldNotStart("'\(name)' is not an executable program (searched \(environment["PATH"] ?? ""))"),
+                termination: .couldNotStart(
+                    "'\(name)' is not an executable program (searched \(environment["PATH"] ?? ""))"),
                 stdout: "", stderr: "")
         }
         var outPipe: [Int32] = [-1, -1]
@@ -132,7 +133,8 @@ enum ImporterProcess {
         guard status == 0 else {
             close(outPipe[0])
             close(errPipe[0])
-            let reason = status == ENOENT && workingDirectory != nil
+            let reason =
+                status == ENOENT && workingDirectory != nil
                 ? "its folder '\(directory)' or the program is missing" : POSIX.errorText(status)
             return Result(termination: .couldNotStart("cannot run '\(program)': \(reason)"), stdout: "", stderr: "")
         }

@@ -2,7 +2,7 @@ internal import CShareLinux
 import ShareDocuments
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Puts a document into a folder under its name or the next free one, never replacing anything.
@@ -45,7 +45,8 @@ enum Placement {
             var source = stat()
             var target = stat()
             if fstat(sourceFD, &source) == 0, fstat(folderFD, &target) == 0, source.st_dev == target.st_dev {
-                let finalName = try renameNoReplace(name, from: sourceFD, preferred: preferred, into: folderFD, folder: folder)
+                let finalName = try renameNoReplace(
+                    name, from: sourceFD, preferred: preferred, into: folderFD, folder: folder)
                 apply(folderAttributes, to: finalName, in: folderFD)
                 _ = fsync(folderFD)
                 return folder + "/" + finalName
@@ -62,7 +63,9 @@ enum Placement {
     }
 
     /// Renames `name` from `sourceFD` into `destinationFD` as `preferred` or `preferred (2)`, … .
-    static func renameNoReplace(_ name: String, from sourceFD: Int32, preferred: String, into destinationFD: Int32, folder: String)
+    static func renameNoReplace(
+        _ name: String, from sourceFD: Int32, preferred: String, into destinationFD: Int32, folder: String
+    )
         throws(ImportFailure) -> String
     {
         var candidate = preferred

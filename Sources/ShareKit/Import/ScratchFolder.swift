@@ -2,7 +2,7 @@ internal import CShareLinux
 import ShareDocuments
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private folder in which something is built before it is renamed into a destination folder:

@@ -2,7 +2,7 @@ internal import CShareLinux
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Copies a file or a folder tree between two directory descriptors, never following a link:
@@ -11,7 +11,9 @@ import Glibc
 enum TreeCopy {
     /// Copies `name` in `sourceFD` to `target` in `destinationFD` (which must not exist).
     /// - Throws: ``ImportFailure`` naming the path that failed.
-    static func copy(_ name: String, from sourceFD: Int32, to target: String, in destinationFD: Int32)
+    static func copy(
+        _ name: String, from sourceFD: Int32, to target: String, in destinationFD: Int32
+    )
         throws(ImportFailure)
     {
         var info = stat()
@@ -50,7 +52,9 @@ enum TreeCopy {
         }
     }
 
-    private static func copyFile(_ name: String, from sourceFD: Int32, to target: String, in destinationFD: Int32, info: stat)
+    private static func copyFile(
+        _ name: String, from sourceFD: Int32, to target: String, in destinationFD: Int32, info: stat
+    )
         throws(ImportFailure)
     {
         let input = openat(sourceFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)

@@ -2,7 +2,7 @@ internal import CShareLinux
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where received documents wait until an application (or the receive folder) has taken them:
@@ -172,7 +172,7 @@ public struct Inbox: Sendable {
 
 /// The lock on one inbox entry while it is imported or removed; released on ``release()`` or deinit.
 final class InboxEntryLock: @unchecked Sendable {
-    // @unchecked: the descriptor is only closed, once, under `released`'s guard by one owner.
+    // @unchecked: one importer owns it on one thread; the descriptor is closed once.
     private var fd: Int32
 
     init(fd: Int32) { self.fd = fd }

@@ -3,7 +3,7 @@ import Foundation
 public import TypeRegistry
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The applications registered with `share types register`: one JSON file per application,
@@ -35,7 +35,9 @@ public struct ApplicationStore: Sendable {
                     "the registration '\(path)' is damaged; register the application again or delete the file")
             }
         }
-        applications.sort { ($0.registeredAt, $0.applicationID.lowercased()) < ($1.registeredAt, $1.applicationID.lowercased()) }
+        applications.sort {
+            ($0.registeredAt, $0.applicationID.lowercased()) < ($1.registeredAt, $1.applicationID.lowercased())
+        }
         return (applications, problems)
     }
 
@@ -55,7 +57,9 @@ public struct ApplicationStore: Sendable {
     ///   - homeDirectory: what `~` stands for in importer paths.
     /// - Returns: the registration and whether it replaced an earlier one.
     /// - Throws: ``ApplicationStoreError``.
-    public func register(manifestAt manifestPath: String, homeDirectory: String) throws(ApplicationStoreError)
+    public func register(
+        manifestAt manifestPath: String, homeDirectory: String
+    ) throws(ApplicationStoreError)
         -> (registration: ApplicationRegistration, replaced: Bool)
     {
         var registration: ApplicationRegistration

@@ -1,6 +1,6 @@
 import Foundation
-public import TypeRegistry
 import Synchronization
+public import TypeRegistry
 
 /// The type registry a receiver (or a command) works with: built-in types, the installed
 /// shared-mime-info database and the registered applications.
