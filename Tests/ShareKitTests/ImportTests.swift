@@ -329,6 +329,10 @@ import TypeRegistry
         let harness = try ReceiverHarness(in: dir, inbox: shm + "/Inbox")
         FileTree.makeFolder(dir.at("Album"))
         FileTree.writeFile(dir.at("Album/photo.raw"), size: 300_000, seed: 8)
+        FileTree.makeFolder(dir.at("Album/Originals"))
+        FileTree.writeFile(dir.at("Album/Originals/one.raw"), size: 1_000, seed: 9, mode: 0o600)
+        chmod(dir.at("Album/Originals"), 0o555)
+        chmod(dir.at("Album"), 0o750)
         symlink("photo.raw", dir.at("Album/latest"))
         FileTree.setModificationTime(dir.at("Album"), seconds: 1_300_000_000)
 

@@ -10,10 +10,11 @@ import Foundation
 /// times applied after their contents) and symbolic links (as links). Anything else is refused.
 enum TreeCopy {
     /// Copies `name` in `sourceFD` to `target` in `destinationFD` (which must not exist).
+    ///
+    /// Nested folders get their exact permission bits; the top folder stays writable by its owner
+    /// (it is renamed into place afterwards, which needs that; the caller applies its mode then).
     /// - Throws: ``ImportFailure`` naming the path that failed.
-    static func copy(
-        _ name: String, from sourceFD: Int32, to target: String, in destinationFD: Int32
-    )
+    static func copy(_ name: String, from sourceFD: Int32, to target: String, in destinationFD: Int32, isTop: Bool = true)
         throws(ImportFailure)
     {
         var info = stat()
@@ -34,10 +35,10 @@ enum TreeCopy {
             guard to >= 0 else { throw ImportFailure("cannot open the folder '\(target)': \(POSIX.errorText())") }
             defer { close(to) }
             for child in POSIX.directoryNames(consuming: dup(from)) ?? [] {
-                try copy(child, from: from, to: child, in: to)
+                try copy(child, from: from, to: child, in: to, isTop: false)
             }
             var times = [info.st_atim, info.st_mtim]
-            _ = fchmod(to, mode_t(info.st_mode & 0o777) | 0o700)
+            _ = fchmod(to, mode_t(info.st_mode & 0o777) | (isTop ? 0o700 : 0))
             _ = futimens(to, &times)
         case S_IFLNK:
             var buffer = [CChar](repeating: 0, count: 4097)
