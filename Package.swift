@@ -5,11 +5,14 @@
 // Layers (dependencies point down only):
 //
 //   share (executable)  ->  ShareCLI  ->  ShareKit
-//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry
+//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry,
+//                           ShareArchive
 //   ShareTransport      ->  ShareTLS, ShareWire
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
-//   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareKit -> CShareLinux (C, system libraries)
+//   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
+//   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
+//   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
 
 import PackageDescription
 
@@ -34,6 +37,11 @@ let package = Package(
         ),
         // Linux system calls glibc 2.36 does not wrap (openat2) or Swift cannot see (renameat2, syncfs).
         .systemLibrary(name: "CShareLinux"),
+        .systemLibrary(
+            name: "CShareArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
@@ -44,13 +52,14 @@ let package = Package(
         .target(name: "ShareTLS", dependencies: ["CShareOpenSSL"]),
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
+        .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
 
         // Use cases and the command line.
         .target(
             name: "ShareKit",
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
-                "CShareLinux",
+                "ShareArchive", "CShareLinux",
             ]
         ),
         .target(
@@ -61,13 +70,21 @@ let package = Package(
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
 
+        // Example applications (Examples/*/README.md): their manifests register them with share.
+        .executableTarget(name: "scarybugs", dependencies: ["ShareArchive"], path: "Examples/ScaryBugs/Tool"),
+        .executableTarget(name: "beertracker", path: "Examples/BeerTracker/Importer"),
+        .executableTarget(name: "customfile", dependencies: ["ShareArchive"], path: "Examples/CustomFile/Importer"),
+        .executableTarget(name: "notesgroup", path: "Examples/SharedContainer/Tool"),
+
         // Tests.
         .target(
-            name: "ShareTestSupport", dependencies: ["ShareKit", "ShareTLS", "ShareWire"], path: "Tests/ShareTestSupport"
+            name: "ShareTestSupport", dependencies: ["ShareKit", "ShareTLS", "ShareWire", "TypeRegistry"],
+            path: "Tests/ShareTestSupport"
         ),
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
+        .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
         .testTarget(
             name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),
@@ -77,6 +94,7 @@ let package = Package(
             name: "ShareKitTests",
             dependencies: [
                 "ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport", "ShareDiscovery",
+                "TypeRegistry", "ShareArchive",
             ]
         ),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),

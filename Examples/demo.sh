@@ -2,11 +2,14 @@
 # `make demo`: two simulated LAN hosts (network namespaces, each with its own D-Bus and
 # avahi-daemon, see Tests/Hosts/lan.sh). bob's machine runs `share receive`; alice's machine
 # finds it with `share peers` and sends a sample document bundle to it by name over mutually
-# authenticated TLS 1.3; then the demo shows where it landed and that it arrived intact.
-# Without root (namespaces need it), the same runs on this machine's loopback, by address.
+# authenticated TLS 1.3; then the demo shows where it landed and that it arrived intact. bob
+# has the ScaryBugs example application registered, so a bug document sent with the bundle is
+# imported into its store. Without root (namespaces need it), the same runs on this machine's
+# loopback, by address.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARE=${SHARE:-$PWD/.build/release/share}
+SCARYBUGS=$(dirname "$SHARE")/scarybugs
 LAN=$PWD/Tests/Hosts/lan.sh
 OUT=$PWD/demo-out
 export SHARE_LAN_PREFIX=shdemo
@@ -17,8 +20,12 @@ mkdir -p "$OUT/alice" "$OUT/bob/Downloads"
 cp -a "Examples/Documents/Field Notes.notebook" "$OUT/Field Notes.notebook"
 mkdir -p "$OUT/Field Notes.notebook/Attachments"
 
-as_alice() { env HOME="$OUT/alice" SHARE_CONFIG_DIR="$OUT/alice/config" "$@"; }
-as_bob() { env HOME="$OUT/bob" SHARE_CONFIG_DIR="$OUT/bob/config" XDG_DOWNLOAD_DIR="$OUT/bob/Downloads" "$@"; }
+# Each side has a home of its own, so the demo never touches your inbox or registered applications.
+as_alice() { env HOME="$OUT/alice" SHARE_CONFIG_DIR="$OUT/alice/config" XDG_DATA_HOME= XDG_CONFIG_HOME= "$@"; }
+as_bob() {
+    env HOME="$OUT/bob" SHARE_CONFIG_DIR="$OUT/bob/config" XDG_DATA_HOME= XDG_CONFIG_HOME= \
+        XDG_DOWNLOAD_DIR="$OUT/bob/Downloads" "$@"
+}
 
 if [ "$(id -u)" = 0 ] && "$LAN" check >/dev/null 2>&1; then
     on_alice() { as_alice "$LAN" run laptop "$@"; }
@@ -38,6 +45,12 @@ on_alice "$SHARE" identity set-name alice-laptop >/dev/null
 on_bob "$SHARE" identity set-name bob-desk >/dev/null
 on_alice "$SHARE" identity
 on_bob "$SHARE" identity
+
+echo
+echo "== bob registers the ScaryBugs example application; alice makes a bug document"
+as_bob "$SHARE" types register Examples/ScaryBugs/Info.plist
+as_alice "$SCARYBUGS" new "Potato Bug" --rating 4 --in "$OUT" >/dev/null
+as_alice "$SCARYBUGS" export "$OUT/Potato Bug" --to "$OUT"
 
 echo
 echo "== bob: share receive --accept all --once"
@@ -60,8 +73,8 @@ else
 fi
 
 echo
-echo "== alice: share send \"Field Notes.notebook\" --to $TARGET"
-on_alice "$SHARE" send "$OUT/Field Notes.notebook" --to "$TARGET"
+echo "== alice: share send \"Field Notes.notebook\" \"Potato Bug.sbz\" --to $TARGET"
+on_alice "$SHARE" send "$OUT/Field Notes.notebook" "$OUT/Potato Bug.sbz" --to "$TARGET"
 wait $receiver
 
 echo
@@ -76,3 +89,7 @@ landed="$OUT/bob/Downloads/Field Notes.notebook"
 diff -r --no-dereference "$OUT/Field Notes.notebook" "$landed" && echo "Identical: contents, empty folder and link."
 [ -d "$landed/Attachments" ] && echo "Empty folder kept: Attachments/"
 echo "Link kept: latest.md -> $(readlink "$landed/latest.md")"
+
+echo
+echo "== The bug, imported into ScaryBugs' store"
+as_bob "$SCARYBUGS" list

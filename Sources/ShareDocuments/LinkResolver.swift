@@ -4,13 +4,14 @@
 /// `B/s/c -> up/../x` would leave `B` once `up` is followed. So the walk substitutes the targets of
 /// the bundle's other links as it meets them, the way the kernel would, with a bound on the number
 /// of substitutions (a loop counts as leaving).
-enum LinkResolver {
+public enum LinkResolver {
     /// The most link substitutions one resolution may make (the kernel's own limit is 40).
     static let maxSubstitutions = 40
 
-    /// Whether the link at `linkPath` with `target` resolves to a location inside its bundle.
+    /// Whether the link at `linkPath` with `target` resolves to a location inside its bundle (the
+    /// first component of `linkPath`); used for offers and for extracted archives.
     /// - Parameter links: every link of the manifest, path to target.
-    static func staysInside(linkPath: String, target: String, links: [String: String]) -> Bool {
+    public static func staysInside(linkPath: String, target: String, links: [String: String]) -> Bool {
         var stack = linkPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
         guard !stack.isEmpty else { return false }
         var pending = Array(target.split(separator: "/", omittingEmptySubsequences: true).reversed())

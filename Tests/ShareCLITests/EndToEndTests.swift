@@ -42,7 +42,10 @@ import Glibc
         #expect(events.map { $0["event"] as? String }.filter { $0 != "not-discoverable" } == ["listening", "received"])
         let paths = (events.last?["items"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
         #expect(paths == [dir.at("inbox/a.txt"), dir.at("inbox/Bugs.sbz")])
+        let outcomes = (events.last?["items"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
+        #expect(outcomes == ["receiveFolder", "receiveFolder"], "no application is registered")
         #expect(FileTree.allPaths(dir.at("inbox")) == ["Bugs.sbz", "Bugs.sbz/Empty", "Bugs.sbz/data.bin", "a.txt"])
+        #expect(FileTree.allPaths(bob.inbox).isEmpty, "the inbox copies are gone once placed")
     }
 
     @Test func withoutATerminalAskDeclinesOnBothSides() throws {
@@ -133,14 +136,15 @@ import Glibc
         let port = try #require(receiver.listeningPort())
 
         let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)"])
-        #expect(waitUntil { stagedBytes(in: inbox) > 1 << 20 }, "data should reach the staging folder")
+        #expect(waitUntil { stagedBytes(in: bob.inbox) > 1 << 20 }, "data should reach the staging folder")
         sender.signal(SIGKILL)
         _ = sender.wait()
 
         #expect(receiver.waitForOutput(containing: "\"event\":\"failed\""))
         let failed = try #require(jsonLines(receiver.stdout).first { $0["event"] as? String == "failed" })
         #expect((failed["error"] as? String)?.hasPrefix("the connection was lost while receiving file 1 of 1") == true)
-        #expect(waitUntil { FileTree.allPaths(inbox).isEmpty }, "no partial file, no staging folder")
+        #expect(waitUntil { FileTree.allPaths(inbox).isEmpty }, "no partial file")
+        #expect(waitUntil { FileTree.allPaths(bob.inbox).isEmpty }, "no staging folder, no inbox entry")
 
         // The receiver keeps working.
         FileTree.writeText(dir.at("small.txt"), "still here")
@@ -163,7 +167,7 @@ import Glibc
         let port = try #require(receiver.listeningPort())
 
         let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)"])
-        #expect(waitUntil { stagedBytes(in: inbox) > 1 << 20 })
+        #expect(waitUntil { stagedBytes(in: bob.inbox) > 1 << 20 })
         receiver.signal(SIGKILL)
         _ = receiver.wait()
         let sent = sender.wait(timeout: .seconds(30))
@@ -172,11 +176,14 @@ import Glibc
         #expect(sent.stderr.hasPrefix("Error: "))
         #expect(sent.stderr.contains("127.0.0.1:\(port)"))
         #expect(!FileManager.default.fileExists(atPath: inbox + "/big.img"), "never under its final name")
-        #expect(FileTree.allPaths(inbox).first == ".share-staging", "a killed receiver cannot clean up")
+        #expect(FileTree.allPaths(inbox).isEmpty, "nothing in the receive folder")
+        #expect(FileTree.allPaths(bob.inbox).first == ".share-staging", "a killed receiver cannot clean up")
+        #expect(!FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".share-staging") }, "no inbox entry")
 
-        // The next receiver on that folder removes what nobody holds.
+        // The next receiver removes what nobody holds.
         let next = bob.start(["receive", "--port", "0", "--dir", inbox, "--accept", "all", "--json"])
         _ = try #require(next.listeningPort())
+        #expect(FileTree.allPaths(bob.inbox).isEmpty)
         #expect(FileTree.allPaths(inbox).isEmpty)
         next.signal(SIGINT)
         #expect(next.wait(timeout: .seconds(10)).status == 128 + SIGINT)
@@ -210,7 +217,7 @@ func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Boo
     return condition()
 }
 
-/// Bytes written so far under a receive folder's staging area.
+/// Bytes written so far under an inbox's staging area.
 func stagedBytes(in inbox: String) -> Int {
     let staging = inbox + "/.share-staging"
     var total = 0

@@ -19,6 +19,8 @@ SUBCOMMANDS:
   peers                   List the receivers nearby.
   send                    Send files and folders to a receiver.
   trust                   Verify, list, forget and block peers.
+  types                   Register applications and look up document types.
+  inbox                   List, retry or remove documents waiting in the inbox.
   identity                Show this machine's device name and fingerprint.
 
 EXIT CODES:

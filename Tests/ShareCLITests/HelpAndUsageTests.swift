@@ -146,7 +146,7 @@ import Testing
             (
                 ["frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, types, inbox, identity
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 
@@ -155,7 +155,7 @@ import Testing
             (
                 ["help", "frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, types, inbox, identity
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 

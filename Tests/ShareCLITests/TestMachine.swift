@@ -8,6 +8,11 @@ struct TestMachine {
     let config: String
     let environment: [String: String]
 
+    /// `$XDG_DATA_HOME/share/Inbox`: where transfers are staged and documents wait for their import.
+    var inbox: String { home + "/.local/share/share/Inbox" }
+    /// `$XDG_DATA_HOME`.
+    var dataHome: String { home + "/.local/share" }
+
     init(_ name: String, in directory: TemporaryDirectory) {
         home = directory.at(name)
         config = directory.at(name + "/.config/share")
@@ -18,6 +23,11 @@ struct TestMachine {
 
     func run(_ arguments: [String], stdin: String? = nil, timeout: Duration = .seconds(120)) -> ShareBinary.Result {
         ShareBinary.run(arguments, environment: environment, stdin: stdin, timeout: timeout)
+    }
+
+    /// ``run(_:stdin:timeout:)`` without holding a thread of the cooperative pool.
+    func run(_ arguments: [String], stdin: String? = nil, timeout: Duration = .seconds(120)) async -> ShareBinary.Result {
+        await ShareBinary.run(arguments, environment: environment, stdin: stdin, timeout: timeout)
     }
 
     func start(_ arguments: [String]) -> RunningShare {
@@ -33,4 +43,57 @@ func jsonObject(_ line: some StringProtocol) -> [String: Any]? {
 /// The JSON lines of an output, parsed.
 func jsonLines(_ text: String) -> [[String: Any]] {
     text.split(separator: "\n").compactMap(jsonObject)
+}
+
+/// The example applications of Examples/ and their built programs.
+enum ExampleApps {
+    /// The repository's Examples folder.
+    static var folder: String {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent("Examples").path
+    }
+
+    /// An example's manifest, e.g. `BeerTracker/Info.plist`.
+    static func manifest(_ relative: String) -> String { folder + "/" + relative }
+
+    /// A built example program (next to the `share` binary).
+    static func tool(_ name: String) -> String {
+        (ShareBinary.path as NSString).deletingLastPathComponent + "/" + name
+    }
+}
+
+extension TestMachine {
+    /// Runs an example program as this user (its output must fit in a pipe buffer).
+    func runTool(_ name: String, _ arguments: [String], in directory: String? = nil) async -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExampleApps.tool(name))
+        process.arguments = arguments
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        do {
+            try process.run()
+        } catch {
+            return (-1, "", "cannot run \(name): \(error); build it first (swift build)")
+        }
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        process.waitUntilExit()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Polls `condition` for up to `timeout` without holding a thread of the cooperative pool.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
 }

@@ -17,6 +17,13 @@ struct TestSender {
         let prepared = try PreparedSend.scan(paths)
         return try Sender.send(prepared, to: Endpoint(parsing: harness.endpoint)!, identity: identity, options: options)
     }
+
+    /// ``send(_:to:)`` on a thread of its own, without holding a thread of the cooperative pool.
+    func send(_ paths: [String], to harness: ReceiverHarness) async throws(SendError) -> SendReport {
+        let prepared = try PreparedSend.scan(paths)
+        return try await Sender.sendAsync(
+            prepared, toFirstOf: [Endpoint(parsing: harness.endpoint)!], identity: identity, options: options)
+    }
 }
 
 /// The paths left in a receive folder, hidden ones included (staging leftovers would show).

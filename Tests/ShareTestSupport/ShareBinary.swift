@@ -33,6 +33,15 @@ public enum ShareBinary {
         return process.wait(timeout: timeout)
     }
 
+    /// Runs `share` and waits without holding a thread of Swift's cooperative pool (so other
+    /// tests' async work is not starved while a process runs).
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Duration = .seconds(120)
+    ) async -> Result {
+        let process = start(arguments, environment: environment, stdin: stdin)
+        return await process.wait(timeout: timeout)
+    }
+
     /// Starts `share` in the background.
     public static func start(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) -> RunningShare {
         RunningShare(arguments: arguments, environment: environment, stdin: stdin)
@@ -108,6 +117,32 @@ public final class RunningShare: @unchecked Sendable {
         return false
     }
 
+    /// ``waitForOutput(containing:timeout:)`` without holding a thread of the cooperative pool.
+    @discardableResult
+    public func waitForOutput(containing text: String, timeout: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if stdout.contains(text) || stderr.contains(text) { return true }
+            if !process.isRunning { return stdout.contains(text) || stderr.contains(text) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// ``listeningPort(timeout:)`` without holding a thread of the cooperative pool.
+    public func listeningPort(timeout: Duration = .seconds(30)) async -> UInt16? {
+        guard await waitForOutput(containing: "\"event\":\"listening\"", timeout: timeout) else { return nil }
+        guard let range = stdout.range(of: "\"port\":") else { return nil }
+        return UInt16(stdout[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// ``wait(timeout:)`` without holding a thread of the cooperative pool while the process runs.
+    public func wait(timeout: Duration = .seconds(120)) async -> ShareBinary.Result {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        return finish()
+    }
+
     /// The port from the `listening` JSON line of `share receive --json`.
     public func listeningPort(timeout: Duration = .seconds(30)) -> UInt16? {
         guard waitForOutput(containing: "\"event\":\"listening\"", timeout: timeout) else { return nil }
@@ -122,6 +157,11 @@ public final class RunningShare: @unchecked Sendable {
     public func wait(timeout: Duration = .seconds(120)) -> ShareBinary.Result {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        return finish()
+    }
+
+    /// Kills the process if it still runs, reaps it and collects the rest of its output.
+    private func finish() -> ShareBinary.Result {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
         }

@@ -11,6 +11,15 @@ enum CommandTable {
         "share trust verify": TrustVerifyCommand.self,
         "share trust remove": TrustRemoveCommand.self,
         "share trust block": TrustBlockCommand.self,
+        "share types register": TypesRegisterCommand.self,
+        "share types unregister": TypesUnregisterCommand.self,
+        "share types list": TypesListCommand.self,
+        "share types show": TypesShowCommand.self,
+        "share types inspect": TypesInspectCommand.self,
+        "share types resolve": TypesResolveCommand.self,
+        "share inbox list": InboxListCommand.self,
+        "share inbox import": InboxImportCommand.self,
+        "share inbox remove": InboxRemoveCommand.self,
     ]
 
     /// The root of the command tree.
@@ -22,7 +31,10 @@ enum CommandTable {
             and folders over mutually authenticated TLS 1.3. A folder is sent as one document (a bundle) \
             and lands whole or not at all; every file is checked with SHA-256 before it is kept.
             """,
-        subcommands: [ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, TrustCommand.spec, IdentityCommand.spec],
+        subcommands: [
+            ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, TrustCommand.spec, TypesCommand.spec,
+            InboxCommand.spec, IdentityCommand.spec,
+        ],
         runnable: false,
         extraSections: [
             (

@@ -90,6 +90,7 @@ struct ReceiveCommand: ShareCommand {
             configuration.policy = policy
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
+            configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             receiver = try Receiver(configuration: configuration, identity: node.identity, events: events)
         } catch {
             throw CLIError("\(error)")

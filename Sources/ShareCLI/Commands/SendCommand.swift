@@ -58,7 +58,7 @@ struct SendCommand: ShareCommand {
         let node = try NodeLoader.load(context.paths)
         let prepared: PreparedSend
         do {
-            prepared = try PreparedSend.scan(paths)
+            prepared = try PreparedSend.scan(paths, registry: LocalTypes.senderRegistry(context))
         } catch {
             throw CLIError(error.description)
         }

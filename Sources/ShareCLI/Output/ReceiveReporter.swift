@@ -89,9 +89,7 @@ final class ReceiveReporter: Sendable {
                 console.line(
                     "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))): "
                         + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
-                for item in transfer.items {
-                    console.line("  " + TerminalText.safe(DisplayPath.abbreviate(item.path, home: home)) + (item.isBundle ? "/" : ""))
-                }
+                for line in ReceivedReport.itemLines(transfer, home: home) { console.line(line) }
             }
         case .declined(let offer, let decision):
             // Automatic refusals (policy, blocked, too many offers) do not end a --once receiver:

@@ -39,15 +39,7 @@ enum ReportJSON {
         .object([
             ("event", .string("received")),
             ("peer", peer(name: transfer.peerName, fingerprint: transfer.peerFingerprint, address: transfer.peerAddress)),
-            ("items", .array(transfer.items.map { item in
-                .object([
-                    ("name", .string(item.name)),
-                    ("bundle", .bool(item.isBundle)),
-                    ("path", .string(item.path)),
-                    ("files", .int(Int64(item.files))),
-                    ("bytes", .int(Int64(item.bytes))),
-                ])
-            })),
+            ("items", .array(transfer.items.map(ReceivedReport.itemJSON))),
             ("files", .int(Int64(transfer.files.count))),
             ("bytes", .int(Int64(transfer.bytes))),
             ("seconds", .double(transfer.seconds)),

@@ -13,6 +13,11 @@ public struct SharePaths: Sendable {
     /// The user's home folder.
     public var home: String
 
+    /// Received documents waiting for (or having failed) their import: `<data>/Inbox`.
+    public var inboxDirectory: String { dataDirectory + "/Inbox" }
+    /// Registered applications, one JSON file each: `<data>/applications`.
+    public var applicationsDirectory: String { dataDirectory + "/applications" }
+
     /// Computes the paths from environment variables.
     public init(environment: [String: String]) {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()

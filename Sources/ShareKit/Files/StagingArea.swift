@@ -1,4 +1,5 @@
 internal import CShareLinux
+import Foundation
 import ShareDocuments
 import ShareTLS
 
@@ -8,61 +9,66 @@ import Glibc
 
 /// Where one incoming transfer is written before it is committed (docs/PROTOCOL.md §6).
 ///
-/// The area is `.share-staging/<random>/` inside the receive folder, so it is on the same
-/// filesystem and items can be renamed into place atomically. Everything is created relative to
-/// the area's descriptor with `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)`, so no name can
-/// reach outside it even if the manifest checks were wrong. The area holds an `flock` while it is
-/// in use; a receiver that starts later deletes areas nobody holds (left by a killed receiver).
+/// The area is `.share-staging/<random>/` inside the inbox (``Inbox``), so it is on the inbox's
+/// filesystem and each item can be renamed into its own inbox entry atomically. Everything is
+/// created relative to the area's descriptor with `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)`,
+/// so no name can reach outside it even if the manifest checks were wrong. The area holds an
+/// `flock` while it is in use; a receiver that starts later deletes areas nobody holds (left by
+/// a killed receiver).
 ///
 /// > Warning: Not thread-safe; one transfer's writer thread uses it.
 final class StagingArea {
-    /// The folder's name under the receive folder.
+    /// The folder's name under the inbox.
     static let folderName = ".share-staging"
 
-    /// The receive folder.
-    let destination: String
-    private let destinationFD: Int32
-    private let rootFD: Int32
+    /// The inbox.
+    let root: String
+    private let rootDirectoryFD: Int32
+    private let stagingFD: Int32
     private let areaFD: Int32
     private let areaName: String
     private var parent: (path: String, fd: Int32)?
     private var isFinished = false
 
-    /// Creates the area in `destination`, creating the receive folder when missing.
-    init(destination: String) throws(ReceiveError) {
-        self.destination = destination
-        try Self.createDirectories(destination)
-        let destinationFD = open(destination, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard destinationFD >= 0 else {
-            throw .destinationUnusable(path: destination, reason: POSIX.errorText())
+    /// Creates the area in the inbox `root`, creating the inbox when missing.
+    init(root: String) throws(ReceiveError) {
+        self.root = root
+        do {
+            try Self.createDirectories(root, mode: 0o700)
+        } catch {
+            throw .inboxUnusable(path: root, reason: error.reason)
         }
-        if mkdirat(destinationFD, Self.folderName, 0o700) != 0 && errno != EEXIST {
+        let rootDirectoryFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootDirectoryFD >= 0 else {
+            throw .inboxUnusable(path: root, reason: POSIX.errorText())
+        }
+        if mkdirat(rootDirectoryFD, Self.folderName, 0o700) != 0 && errno != EEXIST {
             let reason = POSIX.errorText()
-            close(destinationFD)
-            throw .destinationUnusable(path: destination, reason: reason)
+            close(rootDirectoryFD)
+            throw .inboxUnusable(path: root, reason: reason)
         }
-        let rootFD = openat(destinationFD, Self.folderName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard rootFD >= 0 else {
+        let stagingFD = openat(rootDirectoryFD, Self.folderName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard stagingFD >= 0 else {
             let reason = POSIX.errorText()
-            close(destinationFD)
-            throw .destinationUnusable(path: destination, reason: reason)
+            close(rootDirectoryFD)
+            throw .inboxUnusable(path: root, reason: reason)
         }
-        let name = SecureRandom.bytes(8).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-        guard mkdirat(rootFD, name, 0o700) == 0 else {
+        let name = Self.randomName()
+        guard mkdirat(stagingFD, name, 0o700) == 0 else {
             let reason = POSIX.errorText()
-            close(rootFD)
-            close(destinationFD)
-            throw .destinationUnusable(path: destination, reason: reason)
+            close(stagingFD)
+            close(rootDirectoryFD)
+            throw .inboxUnusable(path: root, reason: reason)
         }
-        let areaFD = openat(rootFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let areaFD = openat(stagingFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard areaFD >= 0, flock(areaFD, LOCK_EX | LOCK_NB) == 0 else {
             let reason = POSIX.errorText()
-            close(rootFD)
-            close(destinationFD)
-            throw .destinationUnusable(path: destination, reason: reason)
+            close(stagingFD)
+            close(rootDirectoryFD)
+            throw .inboxUnusable(path: root, reason: reason)
         }
-        self.destinationFD = destinationFD
-        self.rootFD = rootFD
+        self.rootDirectoryFD = rootDirectoryFD
+        self.stagingFD = stagingFD
         self.areaFD = areaFD
         self.areaName = name
     }
@@ -71,14 +77,19 @@ final class StagingArea {
         if !isFinished { discard() }
         if let parent { close(parent.fd) }
         close(areaFD)
-        close(rootFD)
-        close(destinationFD)
+        close(stagingFD)
+        close(rootDirectoryFD)
     }
 
-    /// Bytes free for an unprivileged user on the receive folder's filesystem.
+    /// 16 random hex digits.
+    static func randomName(bytes: Int = 8) -> String {
+        SecureRandom.bytes(bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+
+    /// Bytes free for an unprivileged user on the inbox's filesystem.
     var availableBytes: UInt64 {
         var info = statvfs()
-        guard fstatvfs(destinationFD, &info) == 0 else { return .max }
+        guard fstatvfs(areaFD, &info) == 0 else { return .max }
         return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 
@@ -124,9 +135,17 @@ final class StagingArea {
 
     // MARK: Committing
 
-    /// Makes everything durable and renames each item into the receive folder without replacing
-    /// anything. Returns the final name of each item, in manifest order.
-    func commit(_ manifest: Manifest) throws(ReceiveError) -> [String] {
+    /// Makes everything durable and renames each item into a new inbox entry of its own, with
+    /// its metadata, without replacing anything. Returns the entries, in manifest order, with their
+    /// identifiers.
+    ///
+    /// Each item first moves into `.share-entry-<n>/` inside the area next to its
+    /// `.share-entry.json` (names starting with `.share-` are never received, so nothing collides);
+    /// one `syncfs` makes it all durable; then each entry folder is renamed into the inbox with
+    /// `renameat2(RENAME_NOREPLACE)` under a fresh random identifier: an entry appears whole or not
+    /// at all. A bundle's own folder stays 0700 (so it can be moved out again); its mode and time
+    /// travel in the metadata and are applied where it finally lands.
+    func commit(_ manifest: Manifest, entries: [InboxEntry]) throws(ReceiveError) -> [InboxEntry] {
         // Folder and link times (and folder modes) last, deepest first: reverse pre-order.
         for entry in manifest.entries.reversed() where entry.kind != .file && !entry.isTopLevel {
             let (parentFD, name) = try parentDirectory(of: entry.path)
@@ -140,38 +159,62 @@ final class StagingArea {
             close(parent.fd)
             self.parent = nil
         }
-        if CShareLinux_syncfs(areaFD) != 0 {
-            throw .storageFailed(operation: "syncing", path: destination, reason: POSIX.errorText())
-        }
-        var names: [String] = []
-        for item in manifest.items {
-            let finalName = try renameIntoPlace(item.name)
-            names.append(finalName)
-            let entry = manifest.entries[item.entryRange.lowerBound]
-            if entry.kind == .directory {
-                var times = POSIX.times(seconds: entry.modificationSeconds, nanoseconds: entry.modificationNanoseconds)
-                _ = fchmodat(destinationFD, finalName, mode_t(entry.mode), 0)
-                _ = utimensat(destinationFD, finalName, &times, AT_SYMLINK_NOFOLLOW)
+        var committed: [InboxEntry] = []
+        for (index, item) in manifest.items.enumerated() {
+            let folder = ".share-entry-\(index)"
+            guard mkdirat(areaFD, folder, 0o700) == 0 else {
+                throw .storageFailed(operation: "creating the inbox entry for", path: item.name, reason: POSIX.errorText())
             }
+            let folderFD = openat(areaFD, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard folderFD >= 0 else {
+                throw .storageFailed(operation: "opening the inbox entry for", path: item.name, reason: POSIX.errorText())
+            }
+            defer { close(folderFD) }
+            if CShareLinux_rename_noreplace(areaFD, item.name, folderFD, item.name) != 0 {
+                throw .storageFailed(operation: "moving into its inbox entry", path: item.name, reason: POSIX.errorText())
+            }
+            var metadata = index < entries.count ? entries[index] : InboxEntry.damaged(id: "")
+            let top = manifest.entries[item.entryRange.lowerBound]
+            if top.kind == .directory {
+                metadata.folderMode = top.mode
+                metadata.folderModificationSeconds = top.modificationSeconds
+                metadata.folderModificationNanoseconds = top.modificationNanoseconds
+            }
+            try Self.writeNewFile(Inbox.encode(metadata), named: Inbox.metadataName, in: folderFD, mode: 0o600)
+            committed.append(metadata)
         }
-        if fsync(destinationFD) != 0 {
-            throw .storageFailed(operation: "syncing", path: destination, reason: POSIX.errorText())
+        if CShareLinux_syncfs(areaFD) != 0 {
+            throw .storageFailed(operation: "syncing", path: root, reason: POSIX.errorText())
+        }
+        for index in committed.indices {
+            committed[index].id = try publish(".share-entry-\(index)")
+        }
+        if fsync(rootDirectoryFD) != 0 {
+            throw .storageFailed(operation: "syncing", path: root, reason: POSIX.errorText())
         }
         finish()
-        return names
+        return committed
     }
 
-    private func renameIntoPlace(_ name: String) throws(ReceiveError) -> String {
-        var candidate = name
-        var number = 1
-        while true {
-            if CShareLinux_rename_noreplace(areaFD, name, destinationFD, candidate) == 0 { return candidate }
+    /// Renames a staged entry folder into the inbox under a new random identifier.
+    private func publish(_ folder: String) throws(ReceiveError) -> String {
+        for _ in 0..<100 {
+            let id = Self.randomName(bytes: 4)
+            if CShareLinux_rename_noreplace(areaFD, folder, rootDirectoryFD, id) == 0 { return id }
             guard errno == EEXIST else {
-                throw .storageFailed(operation: "moving into place", path: candidate, reason: POSIX.errorText())
+                throw .storageFailed(operation: "moving into the inbox", path: root + "/" + id, reason: POSIX.errorText())
             }
-            number += 1
-            if number > 9999 { throw .noFreeName(name: name) }
-            candidate = AlternativeName.candidate(for: name, number: number)
+        }
+        throw .storageFailed(operation: "choosing an identifier in", path: root, reason: "every identifier tried was taken")
+    }
+
+    /// Creates `name` in the folder `directoryFD` (it must not exist) with `data`.
+    static func writeNewFile(_ data: Data, named name: String, in directoryFD: Int32, mode: mode_t) throws(ReceiveError) {
+        let fd = openat(directoryFD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .storageFailed(operation: "creating", path: name, reason: POSIX.errorText()) }
+        defer { close(fd) }
+        if let problem = data.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
+            throw .storageFailed(operation: "writing", path: name, reason: POSIX.errorText(problem))
         }
     }
 
@@ -190,9 +233,9 @@ final class StagingArea {
 
     private func finish() {
         isFinished = true
-        _ = unlinkat(rootFD, areaName, AT_REMOVEDIR)
+        _ = unlinkat(stagingFD, areaName, AT_REMOVEDIR)
         // Leaves `.share-staging` only while another transfer uses it.
-        _ = unlinkat(destinationFD, Self.folderName, AT_REMOVEDIR)
+        _ = unlinkat(rootDirectoryFD, Self.folderName, AT_REMOVEDIR)
     }
 
     private func parentDirectory(of path: String) throws(ReceiveError) -> (Int32, String) {
@@ -211,7 +254,8 @@ final class StagingArea {
 
     // MARK: Housekeeping
 
-    /// Deletes staging areas in `destination` that no running transfer holds.
+    /// Deletes staging areas in `destination` (an inbox, or a folder imports copy into) that no
+    /// running transfer holds.
     static func removeAbandoned(in destination: String) {
         let destinationFD = open(destination, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard destinationFD >= 0 else { return }
@@ -230,8 +274,8 @@ final class StagingArea {
         _ = unlinkat(destinationFD, folderName, AT_REMOVEDIR)
     }
 
-    /// Creates `path` and its missing parents (mode 0755).
-    static func createDirectories(_ path: String) throws(ReceiveError) {
+    /// Creates `path` and its missing parents (with `mode`).
+    static func createDirectories(_ path: String, mode: mode_t = 0o755) throws(ReceiveError) {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -242,9 +286,12 @@ final class StagingArea {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            if mkdir(current, mode) != 0 && errno != EEXIST {
                 throw .destinationUnusable(path: path, reason: POSIX.errorText())
             }
+        }
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .destinationUnusable(path: path, reason: "it is not a folder")
         }
     }
 }

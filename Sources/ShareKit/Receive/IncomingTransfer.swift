@@ -1,3 +1,4 @@
+internal import CShareLinux
 import Foundation
 import ShareDocuments
 import ShareTLS
@@ -5,7 +6,8 @@ import ShareTransport
 import ShareWire
 
 /// One incoming connection: the TLS handshake, then the ``ReceiverSession`` driven over it, with
-/// a ``FileWriter`` on its own thread and a ``StagingArea`` for the commit.
+/// a ``FileWriter`` on its own thread, a ``StagingArea`` in the inbox for the commit, and an
+/// ``ImportBatch`` that hands each committed document to its importer before the receipt goes out.
 struct IncomingTransfer {
     let socket: TCPSocket
     let context: TLSContext
@@ -14,6 +16,7 @@ struct IncomingTransfer {
     let gate: ReceiveGate
     /// This receiver's own fingerprint (for verification codes).
     let localFingerprint: Fingerprint
+    let cancellation: ImportCancellation
 
     private var connection: SecureConnection?
     private var session: ReceiverSession
@@ -26,8 +29,10 @@ struct IncomingTransfer {
     private var slowReason: String {
         "the peer did not complete its TLS handshake and offer within \(configuration.offerDeadline.components.seconds) seconds"
     }
-    /// The committed transfer, reported once the sender has its receipt.
+    /// The committed transfer, reported once the sender has its receipt and the imports ended.
     private var committedTransfer: ReceivedTransfer?
+    /// The imports of the committed documents.
+    private var imports: ImportBatch?
     private var dataStarted: ContinuousClock.Instant?
     private var lastProgress: ContinuousClock.Instant?
     private var bytesReceived: UInt64 = 0
@@ -35,9 +40,10 @@ struct IncomingTransfer {
 
     init(
         socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
-        limiter: PromptLimiter, localFingerprint: Fingerprint
+        limiter: PromptLimiter, localFingerprint: Fingerprint, cancellation: ImportCancellation
     ) {
         self.localFingerprint = localFingerprint
+        self.cancellation = cancellation
         self.socket = socket
         self.context = context
         self.configuration = configuration
@@ -130,8 +136,18 @@ struct IncomingTransfer {
                 if let offer { events.finished(.declined(offer, decision)) }
             case .completed:
                 // After the RECEIPT went out: only now may the user interface act on it (stop a
-                // `--once` receiver, say) without cutting the sender off.
-                if let transfer = committedTransfer { events.finished(.received(transfer)) }
+                // `--once` receiver, say) without cutting the sender off. Imports the receipt did
+                // not wait for end first.
+                if var transfer = committedTransfer {
+                    if let imports {
+                        let inbox = Inbox(directory: configuration.inbox)
+                        for (index, result) in imports.waitForAll().enumerated() where index < transfer.items.count {
+                            transfer.items[index].result = result
+                            transfer.items[index].path = result.path(inbox: inbox)
+                        }
+                    }
+                    events.finished(.received(transfer))
+                }
             case .failed(let failure):
                 writer?.cancel()
                 staging?.discard()
@@ -217,7 +233,12 @@ struct IncomingTransfer {
             firstContact = isFirstContact
         }
         let needed = manifest.totalBytes &+ configuration.freeSpaceMargin
-        let available = Self.availableBytes(configuration.destination)
+        // Data is staged in the inbox; when the receive folder is on another filesystem, documents
+        // placed there are copied once more.
+        let available = min(
+            Self.availableBytes(configuration.inbox),
+            Self.sameFilesystem(configuration.inbox, configuration.destination)
+                ? .max : Self.availableBytes(configuration.destination))
         if needed > available {
             return session.decided(
                 Decision(
@@ -239,7 +260,7 @@ struct IncomingTransfer {
             }
         }
         do {
-            let staging = try StagingArea(destination: configuration.destination)
+            let staging = try StagingArea(root: configuration.inbox)
             try staging.prepare(manifest)
             self.staging = staging
             let writer = FileWriter(staging: staging, manifest: manifest)
@@ -266,20 +287,39 @@ struct IncomingTransfer {
         case .failure(let failure): return session.fail(peerError(for: failure))
         }
         reportProgress(force: true)
-        let names: [String]
+        let manifest = offer.manifest
+        let fingerprint = connection.peerFingerprint
+        let now = Date()
+        let metadata = manifest.items.map { item in
+            InboxEntry(
+                name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
+                senderName: session.peer?.name ?? "", senderFingerprint: fingerprint.hex, receivedAt: now,
+                declaredType: item.declaredType.isEmpty ? nil : item.declaredType)
+        }
+        let entries: [InboxEntry]
         do {
-            names = try staging.commit(offer.manifest)
+            entries = try staging.commit(manifest, entries: metadata)
         } catch {
             return session.fail(PeerError(.receiverFailed, error.messageForPeer))
         }
         self.staging = nil
         self.writer = nil
-        let manifest = offer.manifest
-        let destination = configuration.destination
-        let items = zip(manifest.items, names).map { item, name in
+        let inbox = Inbox(directory: configuration.inbox)
+        let importer = DocumentImporter(
+            inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
+            environment: configuration.importEnvironment)
+        let imports = ImportBatch(importer: importer, entries: entries, cancellation: cancellation)
+        imports.start()
+        self.imports = imports
+        _ = imports.wait(timeout: configuration.receiptWait)
+        let home = configuration.importEnvironment["HOME"]
+        let items = zip(manifest.items, entries).map { item, entry in
             ReceivedTransfer.Item(
-                name: item.name, isBundle: item.isBundle, path: destination + "/" + name, files: item.fileCount,
-                bytes: item.byteCount)
+                name: item.name, isBundle: item.isBundle, path: inbox.documentPath(of: entry), files: item.fileCount,
+                bytes: item.byteCount,
+                result: ImportResult(
+                    entry: entry, type: "", application: nil, receiveFolderReason: nil,
+                    outcome: .kept(failure: "not imported yet", timedOut: false), warnings: []))
         }
         let files = manifest.fileEntryIndices.enumerated().map { index, entryIndex in
             ReceivedTransfer.VerifiedFile(
@@ -287,10 +327,10 @@ struct IncomingTransfer {
                 sha256: Hex.encode(digests[index]))
         }
         let transfer = ReceivedTransfer(
-            peerName: session.peer?.name ?? "", peerFingerprint: connection.peerFingerprint,
+            peerName: session.peer?.name ?? "", peerFingerprint: fingerprint,
             peerAddress: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
             seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0)
-        let receipt = Receipt(locations: items.map { DisplayPath.abbreviate($0.path) })
+        let receipt = Receipt(locations: imports.receiptLocations(home: home))
         committedTransfer = transfer
         return session.committed(receipt)
     }
@@ -321,6 +361,13 @@ struct IncomingTransfer {
         guard let connection else { return }
         try? connection.flush()
         connection.closeGracefully(drainFor: .seconds(2))
+    }
+
+    private static func sameFilesystem(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return true }
+        return first.st_dev == second.st_dev
     }
 
     private static func availableBytes(_ path: String) -> UInt64 {

@@ -8,12 +8,15 @@ public struct ReceivedTransfer: Sendable {
         public var name: String
         /// Whether it is a folder (a bundle).
         public var isBundle: Bool
-        /// Its absolute path in the receive folder.
-        public var path: String
+        /// Its absolute path now: in the receive folder, in the importing application's folder, or
+        /// in the inbox when its import failed; `nil` once a `command` importer took it.
+        public var path: String?
         /// Files it holds.
         public var files: Int
         /// Bytes it holds.
         public var bytes: UInt64
+        /// Its type, the handler chosen, and what the import did.
+        public var result: ImportResult
     }
 
     /// A received file and its verified SHA-256.

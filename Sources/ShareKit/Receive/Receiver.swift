@@ -18,13 +18,23 @@ public final class Receiver: Sendable {
     private let limiter: PromptLimiter
     private let finishedAll = DispatchGroup()
 
-    /// Binds the port and prepares TLS; call ``run()`` to start accepting.
+    /// Binds the port, prepares TLS, creates the receive folder and the inbox and loads the type
+    /// registry; call ``run()`` to start accepting.
     /// - Throws: ``TransportError`` when the port cannot be bound; ``ReceiveError`` for an unusable
-    ///   receive folder; ``TLSError`` for an unusable identity.
+    ///   receive folder or inbox; ``TLSError`` for an unusable identity.
     public init(configuration: ReceiverConfiguration, identity: Identity, events: ReceiverEvents) throws {
         ProcessSignals.ignoreBrokenPipes()
         try StagingArea.createDirectories(configuration.destination)
+        do {
+            try StagingArea.createDirectories(configuration.inbox, mode: 0o700)
+        } catch {
+            throw ReceiveError.inboxUnusable(path: configuration.inbox, reason: error.reason)
+        }
+        StagingArea.removeAbandoned(in: configuration.inbox)
+        // Staging folders of older versions, and scratch folders of imports across filesystems.
         StagingArea.removeAbandoned(in: configuration.destination)
+        // The shared-mime-info database is read now rather than at the first transfer.
+        _ = configuration.registry.current()
         self.configuration = configuration
         self.identity = identity
         self.events = events
@@ -67,7 +77,7 @@ public final class Receiver: Sendable {
                 }
                 var transfer = IncomingTransfer(
                     socket: socket, context: context, configuration: configuration, events: events, limiter: limiter,
-                    localFingerprint: identity.fingerprint)
+                    localFingerprint: identity.fingerprint, cancellation: canceller.imports)
                 transfer.run()
             }
         }
@@ -78,7 +88,8 @@ public final class Receiver: Sendable {
         await BlockingWork.run("share.accept") { () throws(Never) in self.run() }
     }
 
-    /// Stops accepting and cancels transfers in progress (their staging folders are removed).
+    /// Stops accepting and cancels transfers in progress (their staging folders are removed) and
+    /// the importers they run (their documents stay in the inbox).
     public func stop() {
         listener.stop()
         for canceller in active.withLock({ Array($0.values) }) { canceller.cancel() }
@@ -90,9 +101,13 @@ public final class Receiver: Sendable {
     }
 }
 
-/// Cancels one connection from another thread.
+/// Cancels one connection, and the imports it runs, from another thread.
 final class SecureConnectionCanceller: Sendable {
     let socket: TCPSocket
+    let imports = ImportCancellation()
     init(socket: TCPSocket) { self.socket = socket }
-    func cancel() { socket.shutdown() }
+    func cancel() {
+        imports.cancel()
+        socket.shutdown()
+    }
 }

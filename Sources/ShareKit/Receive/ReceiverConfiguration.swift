@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a receiver listens and where it stores what it accepts.
 public struct ReceiverConfiguration: Sendable {
     /// The default TCP port of share (docs/PROTOCOL.md §1).
@@ -5,8 +7,17 @@ public struct ReceiverConfiguration: Sendable {
 
     /// TCP port to listen on; 0 picks a free one.
     public var port: UInt16
-    /// The receive folder (created when missing).
+    /// The receive folder (created when missing): documents no application imports are placed here.
     public var destination: String
+    /// The inbox: transfers are staged in it, and documents wait in it until imported (see ``Inbox``).
+    public var inbox: String
+    /// The type registry that decides each document's type and importer.
+    public var registry: RegistryProvider
+    /// The environment importers get `PATH`, `HOME`, the locale and `XDG_*` from.
+    public var importEnvironment: [String: String]
+    /// How long the receipt waits for imports before it goes out anyway (the sender waits at most
+    /// two minutes for it); imports still running go on and are reported when they end.
+    public var receiptWait: Duration = .seconds(60)
     /// The device name shown to senders.
     public var deviceName: String
     /// Limit for the TLS handshake and the sender's HELLO and OFFER.
@@ -39,10 +50,25 @@ public struct ReceiverConfiguration: Sendable {
         return policy
     }
 
-    /// Creates a configuration.
+    /// Creates a configuration; the inbox and registered applications are those of the process's
+    /// environment (``useLocalTypes(paths:environment:)`` chooses others).
     public init(port: UInt16 = ReceiverConfiguration.defaultPort, destination: String, deviceName: String) {
         self.port = port
         self.destination = destination
         self.deviceName = deviceName
+        let environment = ProcessInfo.processInfo.environment
+        let paths = SharePaths(environment: environment)
+        inbox = paths.inboxDirectory
+        registry = RegistryProvider(
+            applications: ApplicationStore(directory: paths.applicationsDirectory), environment: environment)
+        importEnvironment = environment
+    }
+
+    /// Uses the inbox, registered applications and shared-mime-info database of `paths` and `environment`.
+    public mutating func useLocalTypes(paths: SharePaths, environment: [String: String]) {
+        inbox = paths.inboxDirectory
+        registry = RegistryProvider(
+            applications: ApplicationStore(directory: paths.applicationsDirectory), environment: environment)
+        importEnvironment = environment
     }
 }

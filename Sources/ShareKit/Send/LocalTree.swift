@@ -21,7 +21,9 @@ public struct PreparedSend: Sendable {
     /// with its relative paths, empty folders, permission bits (never setuid, setgid or sticky) and
     /// modification times. A link inside a folder is kept only when it points inside the folder (an
     /// absolute target inside it is made relative); otherwise the send is refused.
-    /// - Parameter typeOf: the declared type identifier for an item name, or empty.
+    /// - Parameter typeOf: the declared type identifier for an item, given its absolute local path
+    ///   and whether it is a folder; empty when unknown. Identifiers that are not well-formed
+    ///   (docs/PROTOCOL.md §7) are left out.
     /// - Throws: ``SendError`` naming the path and the problem.
     public static func scan(_ paths: [String], typeOf: (String, Bool) -> String = { _, _ in "" }) throws(SendError)
         -> PreparedSend
@@ -58,6 +60,11 @@ private struct Scanner {
     var itemSources: [String] = []
     var followLinks: [Bool] = []
 
+    /// `identifier` when it may be offered, else empty.
+    static func wellFormed(_ identifier: String) -> String {
+        identifier.isEmpty || Manifest.isValidTypeIdentifier(identifier) ? identifier : ""
+    }
+
     mutating func addItem(_ path: String, typeOf: (String, Bool) -> String) throws(SendError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .cannotRead(path: path, reason: POSIX.errorText()) }
@@ -73,11 +80,11 @@ private struct Scanner {
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             guard access(path, R_OK) == 0 else { throw .cannotRead(path: path, reason: POSIX.errorText()) }
-            entries.append(Self.entry(.file, path: name, info: info, declaredType: typeOf(name, false)))
+            entries.append(Self.entry(.file, path: name, info: info, declaredType: Self.wellFormed(typeOf(absolute, false))))
             sources.append(absolute)
             followLinks.append(true)
         case S_IFDIR:
-            entries.append(Self.entry(.directory, path: name, info: info, declaredType: typeOf(name, true)))
+            entries.append(Self.entry(.directory, path: name, info: info, declaredType: Self.wellFormed(typeOf(absolute, true))))
             try walk(directory: absolute, relative: name, bundleRoot: absolute)
         default:
             throw .unsupportedFile(path: path, kind: Self.kindName(info.st_mode))

@@ -1,0 +1,76 @@
+import ShareKit
+
+/// What `share receive` (and `share inbox import`) say about each received document: where it
+/// landed and how, as text and as JSON.
+enum ReceivedReport {
+    /// One or more lines per item, indented, for the human report after "Received ...".
+    static func itemLines(_ transfer: ReceivedTransfer, home: String) -> [String] {
+        var lines: [String] = []
+        for item in transfer.items {
+            let result = item.result
+            let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
+            switch result.outcome {
+            case .receiveFolder(let path):
+                lines.append(
+                    "  " + TerminalText.safe(DisplayPath.abbreviate(path, home: home)) + (item.isBundle ? "/" : ""))
+            case .imported(let path):
+                let app = "\"\(TerminalText.safe(result.application?.name ?? "?"))\""
+                let into = path.map { " into " + TerminalText.safe(DisplayPath.abbreviate($0, home: home)) } ?? ""
+                lines.append("  \(name): imported by \(app)\(into)")
+            case .kept(let failure, _):
+                let id = result.entry.id
+                lines.append(
+                    "  \(name): kept in the inbox as \(id): \(TerminalText.safe(failure)) "
+                        + "(retry with 'share inbox import \(id)')")
+            }
+            for warning in result.warnings { lines.append("    warning: " + TerminalText.safe(warning)) }
+        }
+        return lines
+    }
+
+    /// `receiveFolder`, `imported` or `kept`.
+    static func outcomeName(_ outcome: ImportResult.Outcome) -> String {
+        switch outcome {
+        case .receiveFolder: "receiveFolder"
+        case .imported: "imported"
+        case .kept: "kept"
+        }
+    }
+
+    /// The import part of an item's JSON.
+    static func importMembers(_ result: ImportResult, path: String?) -> [(String, JSON)] {
+        var failure: String?
+        if case .kept(let text, _) = result.outcome { failure = text }
+        return [
+            ("path", path.map(JSON.string) ?? .null),
+            ("type", .string(result.type)),
+            ("outcome", .string(outcomeName(result.outcome))),
+            (
+                "application",
+                result.application.map {
+                    .object([
+                        ("id", .string($0.id)), ("name", .string($0.name)), ("importer", .string($0.importerKind)),
+                    ])
+                } ?? .null
+            ),
+            ("inboxID", failure == nil ? .null : .string(result.entry.id)),
+            ("error", failure.map(JSON.string) ?? .null),
+            ("warnings", .array(result.warnings.map(JSON.string))),
+        ]
+    }
+
+    /// The JSON of one received item.
+    static func itemJSON(_ item: ReceivedTransfer.Item) -> JSON {
+        .object(
+            [("name", .string(item.name)), ("bundle", .bool(item.isBundle))]
+                + importMembers(item.result, path: item.path)
+                + [("files", .int(Int64(item.files))), ("bytes", .int(Int64(clamping: item.bytes)))])
+    }
+
+    /// The JSON of `share inbox import --json`.
+    static func resultJSON(_ result: ImportResult, inbox: Inbox) -> JSON {
+        .object(
+            [("id", .string(result.entry.id)), ("name", .string(result.entry.name))]
+                + importMembers(result, path: result.path(inbox: inbox)))
+    }
+}

@@ -1,0 +1,285 @@
+internal import CShareLinux
+import Foundation
+import ShareArchive
+import ShareDocuments
+public import TypeRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Hands inbox entries to the application that imports their type, or to the receive folder.
+///
+/// For each entry: the type is resolved from the document's name, its first 4 KiB (never more;
+/// a bundle by its extension) and the sender's declared type; ``TypeRegistry/importChoice(for:)``
+/// picks the handler. An importer runs only when the resolution is safe
+/// (``Resolution/isSafe``) and the content is not a program (``Resolution/isExecutable``);
+/// otherwise the document goes to the receive folder with a warning. Nothing received is ever
+/// executed or opened: `command` importers are the application's own programs, given the
+/// document's path as an argument.
+///
+/// The inbox copy is removed only after the handler succeeded. On failure or timeout the entry
+/// stays, marked failed with the reason, for `share inbox import` to retry.
+public struct DocumentImporter: Sendable {
+    /// The inbox the entries are in.
+    public let inbox: Inbox
+    /// The registry that resolves types and chooses handlers.
+    public let registry: TypeRegistry
+    /// Where documents no application takes are placed.
+    public let receiveFolder: String
+    /// The caller's environment; importers get `PATH`, `HOME`, the locale and `XDG_*` from it.
+    public let environment: [String: String]
+    /// Bounds for `unpack` (the expanded size is further limited by the free space).
+    var archiveLimits = ArchiveLimits.standard
+
+    /// Bytes of content read to resolve a file's type.
+    public static let sniffLength = 4096
+
+    /// Creates an importer.
+    public init(inbox: Inbox, registry: TypeRegistry, receiveFolder: String, environment: [String: String]) {
+        self.inbox = inbox
+        self.registry = registry
+        self.receiveFolder = receiveFolder
+        self.environment = environment
+    }
+
+    /// Decides where an entry's document goes, without moving anything.
+    public func plan(_ entry: InboxEntry) -> ImportPlan {
+        Self.plan(
+            forItemAt: inbox.documentPath(of: entry), name: entry.name, declaredType: entry.declaredType,
+            registry: registry)
+    }
+
+    /// Decides where a document would go: its type from its name, its first 4 KiB (a folder: its
+    /// extension) and the declared type; then the registry's handler, unless the type is unsafe or
+    /// unresolved, or the content is a program.
+    /// - Parameters:
+    ///   - path: the document (a file or a folder), not followed if it is a link.
+    ///   - name: its name as received.
+    ///   - declaredType: the sender's declared type, if any.
+    ///   - registry: the registry to ask.
+    public static func plan(
+        forItemAt path: String, name: String, declaredType: String?, registry: TypeRegistry
+    )
+        -> ImportPlan
+    {
+        var info = stat()
+        let isDirectory = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        let content = isDirectory ? nil : readPrefix(path)
+        let resolution = registry.resolve(
+            ResolutionRequest(fileName: name, isDirectory: isDirectory, declaredType: declaredType, content: content))
+        var warnings = resolution.warnings
+        switch registry.importChoice(for: resolution) {
+        case .application(let handler):
+            if resolution.isExecutable {
+                let reason = "the content is a program; programs are never given to an application"
+                warnings.append("\(name): \(reason), so \(handler.applicationName) did not get it")
+                return ImportPlan(resolution: resolution, handler: nil, receiveFolderReason: reason, warnings: warnings)
+            }
+            return ImportPlan(resolution: resolution, handler: handler, receiveFolderReason: nil, warnings: warnings)
+        case .receiveFolder(let reason):
+            if case .unsafe = reason, warnings.isEmpty { warnings.append("\(name): \(reason)") }
+            return ImportPlan(
+                resolution: resolution, handler: nil, receiveFolderReason: reason.description, warnings: warnings)
+        }
+    }
+
+    /// Imports one entry: resolves its type, runs its handler, then removes the entry, or marks
+    /// it failed when the handler failed.
+    /// - Parameters:
+    ///   - idOrPrefix: the entry's identifier (or a unique prefix).
+    ///   - cancellation: stops a running importer command early (the entry stays, failed).
+    ///   - starting: called once the handler is chosen, before it runs.
+    /// - Returns: what became of the document.
+    /// - Throws: ``InboxError`` when the entry does not exist, is damaged, or another process is importing it.
+    public func importEntry(
+        _ idOrPrefix: String, cancellation: ImportCancellation? = nil, starting: (@Sendable (ImportPlan) -> Void)? = nil
+    ) throws(InboxError) -> ImportResult {
+        let id = try inbox.resolve(idOrPrefix)
+        let lock = try inbox.lock(id)
+        defer { lock.release() }
+        var entry = try inbox.entry(id)
+        let plan = plan(entry)
+        starting?(plan)
+        entry.resolvedType = plan.resolution.type.rawValue
+        let outcome: ImportResult.Outcome
+        do {
+            outcome = try run(plan, entry: entry, cancellation: cancellation)
+        } catch {
+            entry.state = .failed
+            entry.failure = error.message
+            entry.attempts += 1
+            entry.lastAttemptAt = Date()
+            try? inbox.save(entry)
+            return ImportResult(
+                entry: entry, type: plan.resolution.type.rawValue, application: plan.application,
+                receiveFolderReason: plan.receiveFolderReason,
+                outcome: .kept(failure: error.message, timedOut: error.timedOut),
+                warnings: plan.warnings)
+        }
+        var warnings = plan.warnings
+        do {
+            try inbox.removeFolder(id)
+        } catch {
+            warnings.append("the inbox copy could not be removed: \(error)")
+        }
+        return ImportResult(
+            entry: entry, type: plan.resolution.type.rawValue, application: plan.application,
+            receiveFolderReason: plan.receiveFolderReason, outcome: outcome, warnings: warnings)
+    }
+
+    // MARK: - Handlers
+
+    private func run(
+        _ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?
+    ) throws(ImportFailure)
+        -> ImportResult.Outcome
+    {
+        let folderFD = open(inbox.folder(of: entry.id), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folderFD >= 0 else { throw ImportFailure("its inbox folder cannot be opened: \(POSIX.errorText())") }
+        defer { close(folderFD) }
+        var info = stat()
+        guard fstatat(folderFD, entry.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw ImportFailure("the document is missing from its inbox folder")
+        }
+        let isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+        let attributes = entry.folderMode.map {
+            Placement.FolderAttributes(
+                mode: $0, seconds: entry.folderModificationSeconds ?? 0,
+                nanoseconds: entry.folderModificationNanoseconds ?? 0)
+        }
+        guard let handler = plan.handler else {
+            do {
+                let path = try Placement.place(
+                    entry.name, from: folderFD, into: receiveFolder, mode: .move, preferred: entry.name,
+                    folderAttributes: attributes)
+                return .receiveFolder(path: path)
+            } catch {
+                throw ImportFailure("it could not be placed in the receive folder: \(error.message)")
+            }
+        }
+        let app = handler.applicationName
+        guard let importer = handler.importer else { throw ImportFailure("\(app) has no importer") }
+        do {
+            switch importer {
+            case .copy(let folder):
+                return .imported(
+                    path: try Placement.place(
+                        entry.name, from: folderFD, into: folder, mode: .copy, preferred: entry.name,
+                        folderAttributes: attributes))
+            case .move(let folder):
+                return .imported(
+                    path: try Placement.place(
+                        entry.name, from: folderFD, into: folder, mode: .move, preferred: entry.name,
+                        folderAttributes: attributes))
+            case .unpack(let folder):
+                if isDirectory {
+                    return .imported(
+                        path: try Placement.place(
+                            entry.name, from: folderFD, into: folder, mode: .move, preferred: entry.name,
+                            folderAttributes: attributes))
+                }
+                return .imported(path: try unpack(entry, into: folder))
+            case .command(let command):
+                try runCommand(command, entry: entry, type: plan.resolution.type, cancellation: cancellation)
+                return .imported(path: nil)
+            }
+        } catch {
+            throw ImportFailure("\(app): \(error.message)", timedOut: error.timedOut)
+        }
+    }
+
+    /// Extracts an archive into a scratch folder beside the store, then renames the document
+    /// (the archive's single top folder, or everything) into the store as the archive's name
+    /// without its extension, or the next free name.
+    private func unpack(_ entry: InboxEntry, into folder: String) throws(ImportFailure) -> String {
+        let scratch = try ScratchFolder(in: folder)
+        defer { scratch.discard() }
+        let work = "contents"
+        guard mkdirat(scratch.fd, work, 0o700) == 0 else {
+            throw ImportFailure("cannot write into '\(folder)': \(POSIX.errorText())")
+        }
+        var limits = archiveLimits
+        var space = statvfs()
+        if fstatvfs(scratch.fd, &space) == 0 {
+            let free = UInt64(space.f_bavail) * UInt64(space.f_frsize)
+            limits.maxTotalBytes = min(limits.maxTotalBytes, free > 64 << 20 ? free - (64 << 20) : 0)
+        }
+        let summary: ExtractionSummary
+        do {
+            summary = try ArchiveExtractor.extract(
+                archiveAt: inbox.documentPath(of: entry), into: scratch.path + "/" + work, limits: limits)
+        } catch {
+            throw ImportFailure("cannot unpack '\(entry.name)': \(error)")
+        }
+        try scratch.sync()
+        var stem = AlternativeName.split(entry.name).stem
+        if stem.isEmpty || stem.hasPrefix(".") { stem = "Document" }
+        if summary.topLevelNames.count == 1, let top = summary.topLevelNames.first {
+            let workFD = openat(scratch.fd, work, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard workFD >= 0 else { throw ImportFailure("cannot open '\(scratch.path)': \(POSIX.errorText())") }
+            defer { close(workFD) }
+            var info = stat()
+            if fstatat(workFD, top, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                let name = try Placement.renameNoReplace(
+                    top, from: workFD, preferred: stem, into: scratch.destinationFD, folder: folder)
+                _ = fsync(scratch.destinationFD)
+                return folder + "/" + name
+            }
+        }
+        let name = try scratch.moveIntoPlace(work, preferred: stem)
+        _ = fsync(scratch.destinationFD)
+        return folder + "/" + name
+    }
+
+    private func runCommand(
+        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, cancellation: ImportCancellation?
+    ) throws(ImportFailure) {
+        let argv = command.argv(filePath: inbox.documentPath(of: entry), type: type)
+        let result = ImporterProcess.run(
+            argv: argv, workingDirectory: command.workingDirectory,
+            environment: ImporterProcess.environment(from: environment), timeout: command.timeout,
+            cancellation: cancellation)
+        let detail = result.lastLine.map { ": \($0)" } ?? ""
+        switch result.termination {
+        case .exited(0):
+            return
+        case .exited(let status):
+            throw ImportFailure("its importer failed (exit status \(status))\(detail)")
+        case .signaled(let signal):
+            throw ImportFailure("its importer was killed by signal \(signal)\(detail)")
+        case .timedOut:
+            throw ImportFailure(
+                "its importer did not finish within \(Self.seconds(command.timeout)) and was stopped", timedOut: true)
+        case .couldNotStart(let reason):
+            throw ImportFailure("its importer could not be started: \(reason)")
+        case .cancelled:
+            throw ImportFailure("its importer was stopped because the receiver stopped")
+        }
+    }
+
+    /// `10 s`, `2.5 s`.
+    public static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+
+    /// The first ``sniffLength`` bytes of a file (not following links), or `nil` when unreadable.
+    static func readPrefix(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var buffer = [UInt8](repeating: 0, count: sniffLength)
+        var total = 0
+        while total < sniffLength {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                POSIX.readSome(fd, UnsafeMutableRawBufferPointer(rebasing: raw[total...]))
+            }
+            if count <= 0 { break }
+            total += count
+        }
+        return Array(buffer[0..<total])
+    }
+}

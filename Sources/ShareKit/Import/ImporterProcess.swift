@@ -1,0 +1,243 @@
+internal import CShareLinux
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a `command` importer: a program started directly with `posix_spawn` (never through a
+/// shell), with an argument vector, a minimal environment, `/dev/null` as stdin, its output
+/// captured (the last 64 KiB of each stream), in a process group of its own, and stopped at its
+/// timeout: `SIGTERM` to the whole group, then `SIGKILL` two seconds later.
+///
+/// The child starts with default signal dispositions and an empty signal mask (a receiver
+/// ignores `SIGPIPE`, `SIGINT` and `SIGTERM` itself; an importer must not inherit that), and
+/// with every descriptor above 2 closed.
+enum ImporterProcess {
+    /// How the program ended.
+    enum Termination: Sendable, Hashable {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal ended it (not one sent because of the timeout).
+        case signaled(Int32)
+        /// It ran past its timeout and was stopped.
+        case timedOut
+        /// It could not be started.
+        case couldNotStart(String)
+        /// It was stopped because its caller was cancelled.
+        case cancelled
+    }
+
+    /// The outcome of one run.
+    struct Result: Sendable {
+        var termination: Termination
+        /// The end of its standard output.
+        var stdout: String
+        /// The end of its standard error.
+        var stderr: String
+
+        /// The last non-empty line of stderr (or, failing that, of stdout), for a failure message.
+        var lastLine: String? {
+            for text in [stderr, stdout] {
+                if let line = text.split(whereSeparator: \.isNewline).last(where: {
+                    !$0.trimmingCharacters(in: .whitespaces).isEmpty
+                }) {
+                    return String(line.trimmingCharacters(in: .whitespaces).prefix(500))
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Bytes of each output stream kept.
+    static let captureLimit = 64 * 1024
+    /// Time between SIGTERM and SIGKILL.
+    static let killGrace: Duration = .seconds(2)
+    /// The environment variables an importer gets, when the caller has them.
+    static let passedVariables: Set<String> = [
+        "PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "TMPDIR",
+    ]
+
+    /// The importer's environment: `PATH`, `HOME`, the locale and every `XDG_*` variable from `environment`.
+    static func environment(from environment: [String: String]) -> [String: String] {
+        var result = environment.filter { passedVariables.contains($0.key) || $0.key.hasPrefix("XDG_") }
+        if result["PATH"] == nil { result["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
+        return result
+    }
+
+    /// Runs `argv` and waits for it (at most `timeout` plus the kill grace).
+    /// - Parameters:
+    ///   - argv: the program (absolute, or a name looked up in the environment's `PATH`) and its arguments.
+    ///   - workingDirectory: where it starts; `nil` for the home folder (or `/`).
+    ///   - environment: the full environment to give it (see ``environment(from:)``).
+    ///   - timeout: how long it may run.
+    ///   - cancellation: stops the program early (as at the timeout) when cancelled.
+    static func run(
+        argv: [String], workingDirectory: String?, environment: [String: String], timeout: Duration,
+        cancellation: ImportCancellation? = nil
+    ) -> Result {
+        guard let name = argv.first, !name.isEmpty else {
+            return Result(termination: .couldNotStart("no program to run"), stdout: "", stderr: "")
+        }
+        guard let program = locate(name, path: environment["PATH"]) else {
+            return Result(
+                termination: .couldNotStart(
+                    "'\(name)' is not an executable program (searched \(environment["PATH"] ?? ""))"),
+                stdout: "", stderr: "")
+        }
+        var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        guard pipe2(&outPipe, O_CLOEXEC) == 0 else {
+            return Result(termination: .couldNotStart(POSIX.errorText()), stdout: "", stderr: "")
+        }
+        guard pipe2(&errPipe, O_CLOEXEC) == 0 else {
+            let reason = POSIX.errorText()
+            close(outPipe[0])
+            close(outPipe[1])
+            return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        CShareLinux_spawn_addclosefrom(&actions, 3)
+        let directory = workingDirectory ?? environment["HOME"] ?? "/"
+        CShareLinux_spawn_addchdir(&actions, directory)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let arguments = argv.map { strdup($0) } + [nil]
+        let variables = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in arguments { free(pointer) }
+            for pointer in variables { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, program, &actions, &attributes, arguments, variables)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard status == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            let reason =
+                status == ENOENT && workingDirectory != nil
+                ? "its folder '\(directory)' or the program is missing" : POSIX.errorText(status)
+            return Result(termination: .couldNotStart("cannot run '\(program)': \(reason)"), stdout: "", stderr: "")
+        }
+        return supervise(
+            pid: pid, stdout: outPipe[0], stderr: errPipe[0], timeout: timeout, cancellation: cancellation)
+    }
+
+    /// Collects output until the process exits, stopping it at the timeout.
+    private static func supervise(
+        pid: pid_t, stdout: Int32, stderr: Int32, timeout: Duration, cancellation: ImportCancellation?
+    ) -> Result {
+        _ = fcntl(stdout, F_SETFL, fcntl(stdout, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(stderr, F_SETFL, fcntl(stderr, F_GETFL) | O_NONBLOCK)
+        defer {
+            close(stdout)
+            close(stderr)
+        }
+        var captured = [TailBuffer(limit: captureLimit), TailBuffer(limit: captureLimit)]
+        let deadline = ContinuousClock.now + timeout
+        var killAt: ContinuousClock.Instant?
+        var timedOut = false
+        var cancelled = false
+        var open = [true, true]
+        var waitStatus: Int32 = 0
+        var exited = false
+        var lost = false
+        while !exited {
+            var fds = [stdout, stderr].enumerated().map { index, fd in
+                pollfd(fd: open[index] ? fd : -1, events: Int16(POLLIN), revents: 0)
+            }
+            _ = poll(&fds, 2, 50)
+            for index in 0..<2 where open[index] && fds[index].revents != 0 {
+                if !captured[index].drain(index == 0 ? stdout : stderr) { open[index] = false }
+            }
+            let reaped = waitpid(pid, &waitStatus, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno == ECHILD) {
+                lost = reaped != pid
+                exited = true
+                break
+            }
+            let now = ContinuousClock.now
+            if !timedOut && !cancelled && (now >= deadline || cancellation?.isCancelled == true) {
+                if now >= deadline { timedOut = true } else { cancelled = true }
+                kill(-pid, SIGTERM)
+                killAt = now + killGrace
+            } else if let due = killAt, now >= due {
+                kill(-pid, SIGKILL)
+                killAt = nil
+            }
+        }
+        // Whatever is left in the pipes (a background child may still hold them: do not wait).
+        for index in 0..<2 where open[index] { _ = captured[index].drain(index == 0 ? stdout : stderr) }
+        let termination: Termination
+        if timedOut {
+            termination = .timedOut
+        } else if cancelled {
+            termination = .cancelled
+        } else if lost {
+            termination = .couldNotStart("its exit status was lost")
+        } else if waitStatus & 0x7f == 0 {
+            termination = .exited((waitStatus >> 8) & 0xff)
+        } else {
+            termination = .signaled(waitStatus & 0x7f)
+        }
+        return Result(termination: termination, stdout: captured[0].text, stderr: captured[1].text)
+    }
+
+    /// The absolute path of `name`: itself when it contains a slash, else the first executable match in `path`.
+    static func locate(_ name: String, path: String?) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = directory + "/" + name
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
+                return candidate
+            }
+        }
+        return nil
+    }
+}
+
+/// The last `limit` bytes read from a descriptor.
+private struct TailBuffer {
+    let limit: Int
+    var bytes: [UInt8] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Reads what is available; returns false at end of file.
+    mutating func drain(_ fd: Int32) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[0..<count])
+                if bytes.count > limit { bytes.removeFirst(bytes.count - limit) }
+                continue
+            }
+            if count == 0 { return false }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK
+        }
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import ShareTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Imports that fail or hang, as a user meets them: the document stays in the inbox, the receiver
+/// goes on, and `share inbox` retries or removes it.
+@Suite(.serialized) struct InboxEndToEndTests {
+    @Test func aFailedImportStaysInTheInboxUntilARetryAfterTheFix() async throws {
+        let dir = TemporaryDirectory("inbox-retry")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        #expect(await bob.run(["types", "register", ExampleApps.manifest("BeerTracker/Info.plist")]).status == 0)
+        #expect(
+            await alice.runTool("beertracker", ["sample", dir.at("stout.btkr"), "--name", "Stout", "--rating", "5"])
+                .status == 0)
+        // Something is in the way of BeerTracker's store.
+        FileTree.makeFolder(bob.dataHome)
+        FileTree.writeText(bob.dataHome + "/BeerTracker", "not a folder")
+
+        let receiver = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
+        ])
+        let port = try #require(await receiver.listeningPort())
+        let sent = await alice.run(["send", dir.at("stout.btkr"), "--to", "127.0.0.1:\(port)"])
+        let received = await receiver.wait(timeout: .seconds(30))
+
+        #expect(sent.status == 0, "the transfer itself succeeded")
+        #expect(
+            sent.stdout.hasSuffix("  stout.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
+        #expect(received.status == 0)
+        let item = try #require((jsonLines(received.stdout).last?["items"] as? [[String: Any]])?.first)
+        #expect(item["outcome"] as? String == "kept")
+        let id = try #require(item["inboxID"] as? String)
+        #expect(
+            item["error"] as? String
+                == "BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'"
+        )
+        #expect(item["path"] as? String == bob.inbox + "/\(id)/stout.btkr")
+
+        let listed = await bob.run(["inbox", "list"])
+        #expect(listed.stdout.hasPrefix("\(id)  failed     stout.btkr  from \"alice\", "))
+        #expect(listed.stdout.contains("          com.example.beertracker.beer, 1 attempt\n"))
+        #expect(listed.stdout.contains("          failed: BeerTracker: its importer failed (exit status 73)"))
+        #expect(
+            listed.stdout.hasSuffix("          retry with 'share inbox import \(id)', or 'share inbox remove \(id)'\n"))
+
+        // Still broken: the retry fails, says so, and the document stays.
+        let again = await bob.run(["inbox", "import", id])
+        #expect(again.status == 1)
+        #expect(
+            again.stderr
+                == "Error: \"stout.btkr\" stays in the inbox: BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'; 'share inbox remove \(id)' deletes it\n"
+        )
+
+        // Fixed: the retry imports it and the inbox copy goes.
+        unlink(bob.dataHome + "/BeerTracker")
+        let fixed = await bob.run(["inbox", "import", String(id.prefix(5))])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(fixed.stdout == "Imported \"stout.btkr\" with \"BeerTracker\".\n")
+        #expect(await bob.runTool("beertracker", ["list"]).stdout == "Stout: 5/5\n")
+        #expect(await bob.run(["inbox", "list"]).stdout == "The inbox is empty.\n")
+        #expect(FileTree.allPaths(bob.inbox).isEmpty)
+        let gone = await bob.run(["inbox", "import", id])
+        #expect(gone.status == 1)
+        #expect(gone.stderr == "Error: the inbox has no entry '\(id)'; 'share inbox list' shows what it holds\n")
+    }
+
+    @Test func aHangingImporterIsStoppedWhileTheReceiverKeepsWorking() async throws {
+        let dir = TemporaryDirectory("inbox-hang")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let app = dir.at("Sloth")
+        FileTree.makeFolder(app)
+        FileTree.writeText(app + "/import", "#!/bin/sh\nexec sleep 600\n")
+        chmod(app + "/import", 0o755)
+        let manifest = { (arguments: String) in
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+              <key>CFBundleIdentifier</key><string>com.example.sloth</string>
+              <key>CFBundleName</key><string>Sloth</string>
+              <key>UTExportedTypeDeclarations</key><array><dict>
+                <key>UTTypeIdentifier</key><string>com.example.sloth.nap</string>
+                <key>UTTypeConformsTo</key><array><string>public.plain-text</string></array>
+                <key>UTTypeTagSpecification</key><dict>
+                  <key>public.filename-extension</key><array><string>nap</string></array></dict>
+              </dict></array>
+              <key>CFBundleDocumentTypes</key><array><dict>
+                <key>LSItemContentTypes</key><array><string>com.example.sloth.nap</string></array>
+                <key>LSHandlerRank</key><string>Owner</string>
+              </dict></array>
+              <key>ShareImporter</key><dict>
+                <key>Kind</key><string>command</string>
+                <key>Arguments</key><array>\(arguments)</array>
+                <key>Timeout</key><integer>2</integer>
+              </dict>
+            </dict></plist>
+            """
+        }
+        FileTree.writeText(app + "/Info.plist", manifest("<string>./import</string><string>%f</string>"))
+        #expect(await bob.run(["types", "register", app + "/Info.plist"]).status == 0)
+        FileTree.writeText(dir.at("siesta.nap"), "zzz\n")
+        FileTree.writeText(dir.at("urgent.txt"), "now\n")
+
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--json"])
+        let port = try #require(await receiver.listeningPort())
+        let slow = alice.start(["send", dir.at("siesta.nap"), "--to", "127.0.0.1:\(port)"])
+        #expect(
+            await waitUntil {
+                FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".") && $0.hasSuffix("/siesta.nap") }
+            }, "committed to the inbox")
+        // While the importer hangs, another transfer goes through at once.
+        let started = ContinuousClock.now
+        let quick = await alice.run(["send", dir.at("urgent.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(quick.status == 0)
+        #expect(ContinuousClock.now - started < .seconds(2), "not held up by the hanging import")
+        #expect(FileManager.default.contents(atPath: dir.at("downloads/urgent.txt")) == Data("now\n".utf8))
+        let sent = await slow.wait(timeout: .seconds(30))
+        #expect(sent.status == 0)
+        #expect(sent.stdout.hasSuffix("  siesta.nap -> kept in the receiver's inbox: Sloth did not finish in time\n"))
+        receiver.signal(SIGTERM)
+        let received = await receiver.wait(timeout: .seconds(10))
+        let item = try #require(
+            jsonLines(received.stdout).compactMap { ($0["items"] as? [[String: Any]])?.first }.first {
+                $0["name"] as? String == "siesta.nap"
+            })
+        #expect(item["error"] as? String == "Sloth: its importer did not finish within 2 s and was stopped")
+        let id = try #require(item["inboxID"] as? String)
+        #expect(
+            await bob.run(["inbox", "list"]).stdout.contains(
+                "failed: Sloth: its importer did not finish within 2 s and was stopped\n"))
+
+        // The app is fixed (its importer now copies the file into its store); the retry succeeds.
+        FileTree.makeFolder(dir.at("naps"))
+        FileTree.writeText(
+            app + "/Info.plist",
+            manifest("<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>"))
+        let updated = await bob.run(["types", "register", app + "/Info.plist"])
+        #expect(updated.stdout.hasPrefix("Updated \"Sloth\" (com.example.sloth).\n"))
+        let retried = await bob.run(["inbox", "import", id])
+        #expect(retried.stdout == "Imported \"siesta.nap\" with \"Sloth\".\n")
+        #expect(FileManager.default.contents(atPath: dir.at("naps/siesta.nap")) == Data("zzz\n".utf8))
+        #expect(FileTree.allPaths(bob.inbox).isEmpty)
+    }
+
+    @Test func aRemovedEntryIsGoneAndUnknownIdentifiersAreClearErrors() async throws {
+        let dir = TemporaryDirectory("inbox-remove")
+        let bob = TestMachine("bob", in: dir)
+        let missing = await bob.run(["inbox", "remove", "0123abcd"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: the inbox has no entry '0123abcd'; 'share inbox list' shows what it holds\n")
+        let usage = await bob.run(["inbox", "import"])
+        #expect(usage.status == 64)
+        #expect(
+            usage.stderr
+                == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [--dir <folder>] [--json]\n  See 'share inbox import --help' for more information.\n"
+        )
+        #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
+    }
+}

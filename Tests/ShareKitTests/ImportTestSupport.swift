@@ -1,0 +1,100 @@
+import Foundation
+import ShareKit
+import ShareTestSupport
+import TypeRegistry
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Test applications and their registrations.
+enum TestApps {
+    /// The installed shared-mime-info database, read once for all import tests.
+    static let database = SharedMimeInfo.load(packageDirectories: ["/usr/share/mime/packages"])
+
+    /// An Info.plist declaring `typeID` (extension `ext`, conforming to `conformsTo`), claiming it at
+    /// `rank`, with the ShareImporter dictionary `importer` (plist XML of its keys).
+    static func manifest(
+        id: String, name: String, typeID: String, ext: String, conformsTo: String = "public.data",
+        isPackage: Bool = false, rank: String = "Owner", importer: String
+    ) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+          <key>CFBundleIdentifier</key><string>\(id)</string>
+          <key>CFBundleName</key><string>\(name)</string>
+          <key>UTExportedTypeDeclarations</key><array><dict>
+            <key>UTTypeIdentifier</key><string>\(typeID)</string>
+            <key>UTTypeConformsTo</key><array><string>\(conformsTo)</string></array>
+            <key>UTTypeTagSpecification</key><dict>
+              <key>public.filename-extension</key><array><string>\(ext)</string></array>
+            </dict>
+          </dict></array>
+          <key>CFBundleDocumentTypes</key><array><dict>
+            <key>CFBundleTypeRole</key><string>Editor</string>
+            <key>LSHandlerRank</key><string>\(rank)</string>
+            <key>LSItemContentTypes</key><array><string>\(typeID)</string></array>
+            \(isPackage ? "<key>LSTypeIsPackage</key><true/>" : "")
+          </dict></array>
+          <key>ShareImporter</key><dict>\(importer)</dict>
+        </dict></plist>
+        """
+    }
+
+    /// `<key>Kind</key><string>command</string>` with `Arguments` and `Timeout`.
+    static func command(_ arguments: [String], timeout: Int = 10) -> String {
+        "<key>Kind</key><string>command</string><key>Arguments</key><array>"
+            + arguments.map { "<string>\($0)</string>" }.joined() + "</array>"
+            + "<key>Timeout</key><integer>\(timeout)</integer>"
+    }
+
+    /// `<key>Kind</key><string>kind</string><key>Folder</key><string>folder</string>`.
+    static func folder(_ kind: String, _ folder: String) -> String {
+        "<key>Kind</key><string>\(kind)</string><key>Folder</key><string>\(folder)</string>"
+    }
+
+    /// Writes a manifest into `dir/<name>.plist` and registers it.
+    static func register(_ text: String, as name: String, in dir: TemporaryDirectory) throws -> ApplicationRegistration
+    {
+        FileTree.makeFolder(dir.at("apps"))
+        let path = dir.at("apps/\(name).plist")
+        FileTree.writeText(path, text)
+        return try ApplicationRegistration.load(manifestAt: path, homeDirectory: dir.at("home"))
+    }
+
+    /// A registry of the built-in types, the installed database and `applications`.
+    static func registry(_ applications: [ApplicationRegistration]) -> TypeRegistry {
+        TypeRegistry(sharedMimeInfo: database, applications: applications)
+    }
+
+    /// Writes an executable shell script (an application's own importer program).
+    static func script(_ path: String, _ body: String) {
+        FileTree.writeText(path, "#!/bin/sh\n" + body + "\n")
+        chmod(path, 0o755)
+    }
+}
+
+/// The entry folders of an inbox (its staging folder left out).
+func inboxEntries(_ inbox: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: inbox)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+}
+
+/// Polls `condition` for up to `timeout`.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
+
+/// Polls `condition` for up to `timeout` without holding a thread of the cooperative pool.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
