@@ -24,6 +24,8 @@ enum Identities {
 struct SideReport: Sendable {
     var peerFingerprint: Fingerprint?
     var peerCertificatePEM: String?
+    var peerTrustedBy: CAInfo?
+    var peerCATrustProblem: String?
     var protocolVersion = ""
     var cipher = ""
     var bytes = 0
@@ -58,6 +60,7 @@ func converse(
 func describePeer(_ connection: TLSConnection) -> SideReport {
     SideReport(
         peerFingerprint: connection.peerFingerprint, peerCertificatePEM: connection.peerCertificatePEM,
+        peerTrustedBy: connection.peerTrustedBy, peerCATrustProblem: connection.peerCATrustProblem,
         protocolVersion: connection.protocolVersion, cipher: connection.cipher)
 }
 
