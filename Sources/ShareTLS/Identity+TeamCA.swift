@@ -12,7 +12,7 @@ extension Identity {
     ///
     /// The request carries the node's Ed25519 public key and the common name `subjectName`, and is signed with
     /// the node's key (which proves the requester holds it). A team CA signs it (`Certificates/team-ca.sh
-    /// issue`) and the node installs the result with ``importCertificate(pem:chain:in:)``: the fingerprint does
+    /// issue`) and the node installs the result with ``importCertificate(pem:chain:in:source:)``: the fingerprint does
     /// not change. The name is informational; the CA decides the extensions.
     ///
     /// - Parameter subjectName: the certificate's common name, e.g. the device name (1 to 64 characters, no
@@ -70,19 +70,19 @@ extension Identity {
     ///   - chain: the CA certificates to present after it (PEM, each string may hold several), nearest issuer
     ///     first; usually not needed, since peers that trust the team CA have its certificate.
     ///   - directory: the identity folder (the config folder).
+    ///   - source: how messages name the certificate, e.g. "The certificate in node.pem".
     /// - Throws: ``IdentityError``: e.g. ``IdentityError/certificateForAnotherKey(source:certificateKey:identityKey:)``.
     /// > Warning: blocking file I/O with `fsync`.
     public static func importCertificate(
-        pem: String, chain: [String]?, in directory: String
+        pem: String, chain: [String]?, in directory: String, source: String = "The certificate"
     ) throws(IdentityError) -> Identity {
-        try importCertificate(pem: pem, chain: chain, in: directory, now: Date())
+        try importCertificate(pem: pem, chain: chain, in: directory, source: source, now: Date())
     }
 
-    /// ``importCertificate(pem:chain:in:)`` at a given time.
+    /// ``importCertificate(pem:chain:in:source:)`` at a given time.
     static func importCertificate(
-        pem: String, chain: [String]?, in directory: String, now: Date
+        pem: String, chain: [String]?, in directory: String, source: String, now: Date
     ) throws(IdentityError) -> Identity {
-        let source = "The certificate"
         let folder = IdentityDirectory(path: directory)
         guard var keyPEM = try folder.read(folder.keyPath, restrictToOwner: true) else {
             throw .noIdentity(keyPath: folder.keyPath)

@@ -5,7 +5,7 @@ public import Foundation
 /// The long-term identity of this node: an Ed25519 private key and a certificate for it.
 ///
 /// The identity *is* the key: peers pin ``fingerprint``, the SHA-256 of the public key, so the certificate
-/// can be renewed, or replaced by one a team CA issued for the same key (``importCertificate(pem:chain:in:)``),
+/// can be renewed, or replaced by one a team CA issued for the same key (``importCertificate(pem:chain:in:source:)``),
 /// without changing who this node is.
 ///
 /// `@unchecked Sendable`: every stored property is a `let`, the wrapped OpenSSL key and certificate are never

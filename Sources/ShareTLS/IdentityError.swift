@@ -118,7 +118,7 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(source) is not a PEM certificate (\(detail)). Give the certificate the team CA issued "
                 + "(`-----BEGIN CERTIFICATE-----`)."
         case .certificateForAnotherKey(let source, let certificateKey, let identityKey):
-            return "\(source) is a certificate for another key (fingerprint \(certificateKey.grouped)), not for this "
+            return "\(source) was issued for another key (fingerprint \(certificateKey.grouped)), not for this "
                 + "machine's key (fingerprint \(identityKey.grouped)). Nothing was changed. Have the team CA sign "
                 + "a request made on this machine (`share identity csr`) and install that certificate."
         case .certificateExpired(let source, let notAfter):

@@ -15,20 +15,24 @@ public final class ReceiverHarness: Sendable {
     public let identity: Identity
     private let outcomes: OutcomeQueue
 
-    /// Starts a receiver in `directory` (identity in `receiver-config`, files in `received`),
-    /// deciding each offer with `decide`.
+    /// Starts a receiver in `directory` (identity in `receiver-config` unless `identity` is given,
+    /// files in `received`), deciding each offer with `decide`; `configure` may adjust the
+    /// configuration (e.g. team CAs).
     public init(
         in directory: TemporaryDirectory, name: String = "desk", idleTimeout: Duration = .seconds(20),
-        decide: @escaping @Sendable (IncomingOffer) -> Decision = { _ in .accept }
+        identity: Identity? = nil,
+        decide: @escaping @Sendable (IncomingOffer) -> Decision = { _ in .accept },
+        configure: (inout ReceiverConfiguration) -> Void = { _ in }
     ) throws {
-        identity = try Identity.loadOrCreate(in: directory.at("receiver-config"))
+        self.identity = try identity ?? Identity.loadOrCreate(in: directory.at("receiver-config"))
         destination = directory.at("received")
         let outcomes = OutcomeQueue()
         self.outcomes = outcomes
         var configuration = ReceiverConfiguration(port: 0, destination: destination, deviceName: name)
         configuration.idleTimeout = idleTimeout
+        configure(&configuration)
         receiver = try Receiver(
-            configuration: configuration, identity: identity,
+            configuration: configuration, identity: self.identity,
             events: ReceiverEvents(decide: decide, finished: { outcomes.push($0) }))
         let receiver = self.receiver
         Thread { receiver.run() }.start()

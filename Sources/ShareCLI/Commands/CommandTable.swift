@@ -7,6 +7,11 @@ enum CommandTable {
         "share send": SendCommand.self,
         "share identity": IdentityCommand.self,
         "share identity set-name": IdentitySetNameCommand.self,
+        "share identity csr": IdentityCSRCommand.self,
+        "share identity import-cert": IdentityImportCertCommand.self,
+        "share trust ca add": TrustCAAddCommand.self,
+        "share trust ca list": TrustCAListCommand.self,
+        "share trust ca remove": TrustCARemoveCommand.self,
     ]
 
     /// The root of the command tree.
@@ -18,7 +23,7 @@ enum CommandTable {
             and folders over mutually authenticated TLS 1.3. A folder is sent as one document (a bundle) \
             and lands whole or not at all; every file is checked with SHA-256 before it is kept.
             """,
-        subcommands: [ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, IdentityCommand.spec],
+        subcommands: [ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, IdentityCommand.spec, TrustCommand.spec],
         runnable: false,
         extraSections: [
             (

@@ -74,6 +74,9 @@ struct ReceiveCommand: ShareCommand {
         do {
             var configuration = ReceiverConfiguration(port: port, destination: destination, deviceName: name)
             configuration.port = port
+            let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
+            configuration.trustAnchors = try teamCAs.anchors()
+            configuration.isStillTrusted = { teamCAs.contains($0.fingerprint) }
             receiver = try Receiver(configuration: configuration, identity: node.identity, events: events)
         } catch {
             throw CLIError("\(error)")
@@ -210,10 +213,11 @@ final class ReceiveState: Sendable {
                 console.line(ReportJSON.received(transfer).text())
             } else {
                 let who = "\"\(TerminalText.safe(transfer.peerName))\""
+                let certified = transfer.peerTrustedBy.map { ", certified by the team CA \"\(TerminalText.safe($0.displayName))\"" } ?? ""
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
                 let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
                 console.line(
-                    "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))): "
+                    "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))\(certified)): "
                         + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
                 for item in transfer.items {
                     console.line("  " + TerminalText.safe(DisplayPath.abbreviate(item.path, home: home)) + (item.isBundle ? "/" : ""))
@@ -225,7 +229,7 @@ final class ReceiveState: Sendable {
                 console.line(
                     JSON.object([
                         ("event", .string("declined")),
-                        ("peer", ReportJSON.peer(name: offer.peerName, fingerprint: offer.peerFingerprint, address: offer.peerAddress)),
+                        ("peer", ReportJSON.peer(name: offer.peerName, fingerprint: offer.peerFingerprint, address: offer.peerAddress, trustedBy: offer.peerTrustedBy)),
                         ("reason", .string(decision.message.isEmpty ? decision.code.description : decision.message)),
                     ]).text())
             } else if decision.code == .declinedByUser || decision.code == .insufficientSpace {
@@ -269,6 +273,11 @@ enum OfferSummary {
             "\"\(TerminalText.safe(offer.peerName))\" at \(offer.peerAddress) offers \(items), \(ByteCount.format(manifest.totalBytes)):",
             "  fingerprint \(offer.peerFingerprint.grouped)",
         ]
+        if let authority = offer.peerTrustedBy {
+            lines.append("  certified by the team CA \"\(TerminalText.safe(authority.displayName))\"")
+        } else if let problem = offer.peerCATrustProblem {
+            lines.append("  not certified by a team CA: \(TerminalText.safe(problem))")
+        }
         let shown = manifest.items.prefix(20)
         let width = min(40, shown.map { TerminalText.safe($0.name).count + ($0.isBundle ? 1 : 0) }.max() ?? 0)
         for item in shown {

@@ -11,4 +11,11 @@ public struct IncomingOffer: Sendable {
     public var peerAddress: String
     /// What it offers.
     public var manifest: Manifest
+    /// The team CA that vouches for the sender, when one the user added issued its certificate
+    /// (``ReceiverConfiguration/trustAnchors``): such a sender may be accepted without a verification
+    /// code. Its identity is still ``peerFingerprint``.
+    public var peerTrustedBy: CAInfo? = nil
+    /// Why a sender whose certificate leads to a team CA is nevertheless not CA-trusted (e.g. the CA
+    /// expired), for messages.
+    public var peerCATrustProblem: String? = nil
 }

@@ -84,7 +84,8 @@ struct IncomingTransfer {
             case .decide(let peer, let manifest):
                 let offer = IncomingOffer(
                     peerName: peer.name, peerFingerprint: connection.peerFingerprint,
-                    peerAddress: connection.endpoint, manifest: manifest)
+                    peerAddress: connection.endpoint, manifest: manifest, peerTrustedBy: peerTrustedBy,
+                    peerCATrustProblem: connection.peerCATrustProblem)
                 self.offer = offer
                 perform(decide(offer))
             case .openFile(let index):
@@ -187,10 +188,18 @@ struct IncomingTransfer {
         let transfer = ReceivedTransfer(
             peerName: session.peer?.name ?? "", peerFingerprint: connection.peerFingerprint,
             peerAddress: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
-            seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0)
+            seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0,
+            peerTrustedBy: offer.peerTrustedBy)
         let receipt = Receipt(locations: items.map { DisplayPath.abbreviate($0.path) })
         committedTransfer = transfer
         return session.committed(receipt)
+    }
+
+    /// The team CA that vouches for the sender, if it is still trusted.
+    private var peerTrustedBy: CAInfo? {
+        guard let authority = connection?.peerTrustedBy else { return nil }
+        if let check = configuration.isStillTrusted, !check(authority) { return nil }
+        return authority
     }
 
     private func peerError(for failure: FileWriter.Failure) -> PeerError {

@@ -27,7 +27,7 @@ public final class Receiver: Sendable {
         self.configuration = configuration
         self.identity = identity
         self.events = events
-        self.context = try TLSContext.server(identity: identity)
+        self.context = try TLSContext.server(identity: identity, anchors: configuration.trustAnchors)
         self.listener = try TCPListener(port: configuration.port)
     }
 

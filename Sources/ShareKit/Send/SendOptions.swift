@@ -1,3 +1,5 @@
+public import ShareTLS
+
 /// How a send behaves.
 public struct SendOptions: Sendable {
     /// The device name to show the receiver.
@@ -10,6 +12,10 @@ public struct SendOptions: Sendable {
     public var decisionTimeout: Duration = .seconds(600)
     /// How long the receiver may be silent while data flows or while it commits.
     public var idleTimeout: Duration = .seconds(120)
+    /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
+    /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides
+    /// ``expectedFingerprintPrefix``.
+    public var trustAnchors: TrustAnchors = .none
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
     package var corruptDigestOfFile: Int?
 

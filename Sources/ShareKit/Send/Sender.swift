@@ -29,7 +29,7 @@ public enum Sender {
         let started = ContinuousClock.now
         let context: TLSContext
         do {
-            context = try TLSContext.client(identity: identity)
+            context = try TLSContext.client(identity: identity, anchors: options.trustAnchors)
         } catch {
             throw .identity("cannot set up TLS: \(error)")
         }
@@ -120,7 +120,7 @@ private struct SendRun {
             return SendReport(
                 peerName: session.peer?.name ?? "", peerFingerprint: connection.peerFingerprint,
                 endpoint: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
-                seconds: (ContinuousClock.now - started).seconds)
+                seconds: (ContinuousClock.now - started).seconds, peerTrustedBy: connection.peerTrustedBy)
         case .failure(let error):
             throw error
         case nil:
