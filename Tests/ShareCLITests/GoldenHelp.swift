@@ -19,6 +19,7 @@ SUBCOMMANDS:
   peers                   List the receivers nearby.
   send                    Send files and folders to a receiver.
   identity                Show this machine's device name and fingerprint.
+  trust                   Manage the machines and team CAs this machine trusts.
 
 EXIT CODES:
   0   success

@@ -118,7 +118,7 @@ import Testing
             (
                 ["frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity, trust
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 
@@ -127,7 +127,7 @@ import Testing
             (
                 ["help", "frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, identity, trust
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 
