@@ -1,3 +1,4 @@
+import Foundation
 import ShareKit
 import ShareTLS
 
@@ -40,9 +41,12 @@ struct IdentityCommand: ShareCommand {
             context.console.line("Fingerprint:  \(fingerprint.grouped)")
             context.console.line("Config:       \(DisplayPath.abbreviate(context.paths.configDirectory, home: context.paths.home))")
             if !node.identity.certificateIsSelfSigned {
+                // A team CA's certificate is never renewed by share: say when it ends.
+                let notAfter = node.identity.notAfter
+                let validity = notAfter < Date() ? "EXPIRED on" : "valid until"
                 context.console.line(
-                    "Certificate:  issued by \(TerminalText.safe(node.identity.certificateIssuer)), valid until "
-                        + TrustCACommand.day(node.identity.notAfter))
+                    "Certificate:  issued by \(TerminalText.safe(node.identity.certificateIssuer)), \(validity) "
+                        + TrustCACommand.day(notAfter))
             }
         }
         return ExitCode.success
