@@ -48,4 +48,23 @@ static inline uint64_t CShareOpenSSL_SSL_OP_NO_RENEGOTIATION(void) {
     return SSL_OP_NO_RENEGOTIATION;
 }
 
+// Adds `x509` (a new reference) to the chain the context presents after its certificate.
+static inline long CShareOpenSSL_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x509) {
+    return SSL_CTX_add1_chain_cert(ctx, x509);
+}
+
+// RFC 2253 distinguished names with UTF-8 kept as UTF-8 (control characters are still escaped).
+static inline unsigned long CShareOpenSSL_XN_FLAG_RFC2253_UTF8(void) {
+    return XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB;
+}
+
+// The typed `sk_X509_*` helpers are macros over OPENSSL_sk_*.
+static inline int CShareOpenSSL_sk_X509_num(const STACK_OF(X509) *stack) {
+    return sk_X509_num(stack);
+}
+
+static inline X509 *CShareOpenSSL_sk_X509_value(const STACK_OF(X509) *stack, int index) {
+    return sk_X509_value(stack, index);
+}
+
 #endif

@@ -51,6 +51,57 @@ final class Certificate: @unchecked Sendable {
         return Certificate(taking: parsed)
     }
 
+    /// Parses every PEM certificate in `pem` (read from `path`), in order: a certificate followed by its
+    /// chain, as `identity.crt` holds a CA-issued one.
+    ///
+    /// - Throws: ``IdentityError/invalidCertificate(path:detail:)`` naming `path` if there is no certificate or
+    ///   one of them is damaged.
+    static func parseAll(pem: [UInt8], path: String) throws(IdentityError) -> [Certificate] {
+        switch readAll(pem: pem) {
+        case .success(let certificates): return certificates
+        case .failure(let problem): throw .invalidCertificate(path: path, detail: problem.detail)
+        }
+    }
+
+    /// Why PEM text did not give certificates.
+    struct PEMProblem: Error {
+        /// What was wrong, for a message.
+        var detail: String
+    }
+
+    /// Every PEM certificate in `pem`, in order; a failure if there is none or one is damaged.
+    ///
+    /// Other PEM blocks (a key, a request) are skipped by OpenSSL, so callers that care look for them first.
+    /// The corresponding C function is `PEM_read_bio_X509`.
+    static func readAll(pem: [UInt8]) -> Result<[Certificate], PEMProblem> {
+        if pem.isEmpty { return .failure(PEMProblem(detail: "the file is empty")) }
+        OpenSSLErrorQueue.clear()
+        var certificates: [Certificate] = []
+        var failure: [OpenSSLErrorEntry] = []
+        MemoryBIO.reading(pem) { bio in
+            guard let bio else { return }
+            while true {
+                guard let parsed = PEM_read_bio_X509(bio, nil, { _, _, _, _ in -1 }, nil) else {
+                    let entries = OpenSSLErrorQueue.drain()
+                    // The end of the text: "no start line" after at least one certificate.
+                    let atEnd = entries.last.map { $0.library == ERR_LIB_PEM && $0.reason == PEM_R_NO_START_LINE }
+                    if atEnd != true || certificates.isEmpty { failure = entries }
+                    return
+                }
+                certificates.append(Certificate(taking: parsed))
+                if certificates.count > 16 { return }
+            }
+        }
+        if certificates.count > 16 {
+            return .failure(PEMProblem(detail: "it holds more than 16 certificates"))
+        }
+        if !failure.isEmpty || certificates.isEmpty {
+            let texts = failure.map(\.text)
+            return .failure(PEMProblem(detail: texts.isEmpty ? "no PEM certificate found" : texts.joined(separator: "; ")))
+        }
+        return .success(certificates)
+    }
+
     /// Issues a self-signed X.509 v3 certificate for `key`.
     ///
     /// Subject and issuer are CN "share node"; the serial number is 128 random bits; extensions are
@@ -166,6 +217,101 @@ final class Certificate: @unchecked Sendable {
         certificateIsSelfSigned(pointer)
     }
 
+    /// The subject's distinguished name in RFC 2253 form (`CN=Team CA,O=Example`), UTF-8 kept.
+    var subjectName: String { distinguishedName(X509_get_subject_name(pointer)) }
+
+    /// The issuer's distinguished name in RFC 2253 form.
+    var issuerName: String { distinguishedName(X509_get_issuer_name(pointer)) }
+
+    /// The first common name (CN) of the subject, if it has one.
+    ///
+    /// The corresponding C functions are `X509_NAME_get_index_by_NID` and `ASN1_STRING_to_UTF8`.
+    var commonName: String? {
+        guard let name = X509_get_subject_name(pointer) else { return nil }
+        let index = X509_NAME_get_index_by_NID(name, NID_commonName, -1)
+        guard index >= 0, let entry = X509_NAME_get_entry(name, index), let data = X509_NAME_ENTRY_get_data(entry)
+        else { return nil }
+        var utf8: UnsafeMutablePointer<UInt8>? = nil
+        let length = ASN1_STRING_to_UTF8(&utf8, data)
+        guard length >= 0, let utf8 else {
+            _ = OpenSSLErrorQueue.drain()
+            return nil
+        }
+        defer { CRYPTO_free(utf8, #fileID, #line) }
+        return String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)
+    }
+
+    /// SHA-256 of the DER certificate (what `openssl x509 -fingerprint -sha256` prints): names a CA certificate.
+    ///
+    /// The corresponding C function is `i2d_X509`.
+    var certificateSHA256: Fingerprint? {
+        let length = i2d_X509(pointer, nil)
+        guard length > 0 else {
+            _ = OpenSSLErrorQueue.drain()
+            return nil
+        }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_X509(pointer, &cursor)
+        }
+        guard written == length else {
+            _ = OpenSSLErrorQueue.drain()
+            return nil
+        }
+        return Fingerprint(bytes: SHA256.hash(der))
+    }
+
+    /// Whether the certificate is a CA that may sign certificates: basicConstraints CA:TRUE, and keyCertSign
+    /// if it has a keyUsage extension.
+    ///
+    /// The corresponding C functions are `X509_check_ca` and `X509_get_extension_flags`.
+    var isCertificateAuthority: Bool {
+        ERR_set_mark()
+        defer { ERR_pop_to_mark() }
+        return X509_check_ca(pointer) == 1 && hasCABasicConstraints
+    }
+
+    /// Whether the certificate has a basicConstraints extension saying CA:TRUE (whatever its key usage).
+    var hasCABasicConstraints: Bool {
+        ERR_set_mark()
+        defer { ERR_pop_to_mark() }
+        let flags = X509_get_extension_flags(pointer)
+        return flags & UInt32(EXFLAG_BCONS) != 0 && flags & UInt32(EXFLAG_CA) != 0
+    }
+
+    /// Why this certificate cannot be a share node's (a TLS server and client with an Ed25519-capable key
+    /// usage), or `nil` if it can.
+    ///
+    /// The corresponding C function is `X509_check_purpose`.
+    var problemAsNodeCertificate: String? {
+        ERR_set_mark()
+        defer { ERR_pop_to_mark() }
+        if isCertificateAuthority {
+            return "it is a CA certificate (basicConstraints CA:TRUE), not a node's"
+        }
+        if X509_check_purpose(pointer, X509_PURPOSE_SSL_SERVER, 0) != 1 {
+            return "its key usage or extended key usage does not allow TLS servers (serverAuth, digitalSignature)"
+        }
+        if X509_check_purpose(pointer, X509_PURPOSE_SSL_CLIENT, 0) != 1 {
+            return "its key usage or extended key usage does not allow TLS clients (clientAuth, digitalSignature)"
+        }
+        return nil
+    }
+
+    /// Whether `self` issued `subject`: names and key identifiers match and `subject`'s signature verifies
+    /// with this certificate's key.
+    ///
+    /// The corresponding C functions are `X509_check_issued` and `X509_verify`.
+    func issued(_ subject: Certificate) -> Bool {
+        ERR_set_mark()
+        defer { ERR_pop_to_mark() }
+        guard X509_check_issued(pointer, subject.pointer) == X509_V_OK, let key = X509_get0_pubkey(pointer) else {
+            return false
+        }
+        return X509_verify(subject.pointer, key) == 1
+    }
+
     private static func openSSLFailure(_ operation: String, _ fallback: String) -> IdentityError {
         .openSSL(operation: operation, reasons: OpenSSLErrorQueue.drainTexts(fallback: fallback))
     }
@@ -185,6 +331,17 @@ func certificateIsSelfSigned(_ x509: OpaquePointer) -> Bool {
 func certificateClaimsSelfIssued(_ x509: OpaquePointer) -> Bool {
     guard let subject = X509_get_subject_name(x509), let issuer = X509_get_issuer_name(x509) else { return false }
     return X509_NAME_cmp(subject, issuer) == 0
+}
+
+/// `name` in RFC 2253 form with UTF-8 kept (`CN=Team CA,O=Example`); empty if OpenSSL cannot print it.
+///
+/// The corresponding C function is `X509_NAME_print_ex`.
+func distinguishedName(_ name: OpaquePointer?) -> String {
+    guard let name, let bio = MemoryBIO() else { return "" }
+    ERR_set_mark()
+    defer { ERR_pop_to_mark() }
+    guard X509_NAME_print_ex(bio.pointer, name, 0, CShareOpenSSL_XN_FLAG_RFC2253_UTF8()) >= 0 else { return "" }
+    return String(decoding: bio.bytes(), as: UTF8.self)
 }
 
 /// Converts an ASN.1 time to a `Date`, or `nil` if it is malformed.

@@ -5,8 +5,8 @@ public import Foundation
 /// The long-term identity of this node: an Ed25519 private key and a certificate for it.
 ///
 /// The identity *is* the key: peers pin ``fingerprint``, the SHA-256 of the public key, so the certificate
-/// can be renewed (or, later, replaced by one a team CA issued for the same key) without changing who this
-/// node is.
+/// can be renewed, or replaced by one a team CA issued for the same key (``importCertificate(pem:chain:in:source:)``),
+/// without changing who this node is.
 ///
 /// `@unchecked Sendable`: every stored property is a `let`, the wrapped OpenSSL key and certificate are never
 /// modified after init, and OpenSSL allows concurrent read-only use of both (each TLS context takes its own
@@ -17,6 +17,10 @@ public final class Identity: @unchecked Sendable {
 
     /// The certificate presented in TLS handshakes.
     let certificate: Certificate
+
+    /// The CA certificates presented after it (a CA-issued certificate's chain), nearest issuer first; empty
+    /// for a self-signed certificate.
+    let chain: [Certificate]
 
     /// This node's identity: SHA-256 of the DER SubjectPublicKeyInfo of its key.
     public let fingerprint: Fingerprint
@@ -29,6 +33,14 @@ public final class Identity: @unchecked Sendable {
 
     /// The end of the certificate's validity period.
     public let notAfter: Date
+
+    /// The certificate's issuer (RFC 2253, e.g. `CN=Acme Team CA`); for a self-signed certificate, its own
+    /// subject (`CN=share node`).
+    public var certificateIssuer: String { certificate.issuerName }
+
+    /// Whether the certificate is self-signed with a valid signature (share made it), rather than issued by a
+    /// team CA.
+    public var certificateIsSelfSigned: Bool { certificate.isSelfSigned }
 
     /// A self-signed certificate is valid from one day before it is made (peers with a slow clock)…
     static let backdating: TimeInterval = 24 * 60 * 60
@@ -43,7 +55,9 @@ public final class Identity: @unchecked Sendable {
     ///
     /// - Parameter certificatePath: where the certificate came from, for error messages.
     /// - Throws: if the certificate is for another key or its validity dates cannot be read.
-    init(key: PrivateKey, certificate: Certificate, certificatePath: String, keyPath: String) throws(IdentityError) {
+    init(
+        key: PrivateKey, certificate: Certificate, chain: [Certificate] = [], certificatePath: String, keyPath: String
+    ) throws(IdentityError) {
         guard certificate.belongs(to: key) else {
             throw .certificateDoesNotMatchKey(certificatePath: certificatePath, keyPath: keyPath)
         }
@@ -59,6 +73,7 @@ public final class Identity: @unchecked Sendable {
         }
         self.key = key
         self.certificate = certificate
+        self.chain = chain
         self.fingerprint = fingerprint
         self.certificatePEM = pem
         self.notBefore = notBefore
@@ -67,7 +82,8 @@ public final class Identity: @unchecked Sendable {
 
     /// Loads this node's identity from `directory`, creating it on first use.
     ///
-    /// - If `identity.key` and `identity.crt` exist, they are loaded (PEM; the key is PKCS#8).
+    /// - If `identity.key` and `identity.crt` exist, they are loaded (PEM; the key is PKCS#8). `identity.crt`
+    ///   holds the certificate, followed by its chain when a team CA issued it.
     /// - Otherwise the folder is created (mode 0700) and a new Ed25519 key (`identity.key`, mode 0600) and a
     ///   self-signed certificate (`identity.crt`, mode 0644, valid 20 years) are generated and written
     ///   atomically.
@@ -126,11 +142,13 @@ public final class Identity: @unchecked Sendable {
         for key: PrivateKey, in folder: IdentityDirectory, now: Date
     ) throws(IdentityError) -> Identity {
         if let pem = try folder.read(folder.certificatePath) {
-            let certificate = try Certificate.parse(pem: pem, path: folder.certificatePath)
+            let certificates = try Certificate.parseAll(pem: pem, path: folder.certificatePath)
+            let certificate = certificates[0]
             let identity = try Identity(
-                key: key, certificate: certificate, certificatePath: folder.certificatePath, keyPath: folder.keyPath)
+                key: key, certificate: certificate, chain: Array(certificates.dropFirst()),
+                certificatePath: folder.certificatePath, keyPath: folder.keyPath)
             // Only our own self-signed certificates are renewed here. A certificate someone else issued for this
-            // key (a team CA, later) is the user's to replace, so it is used as it is.
+            // key (a team CA) is the user's to replace, so it is used as it is, even expired.
             guard identity.needsRenewal(at: now), certificate.isSelfSigned else { return identity }
             return try issueAndStore(for: key, in: folder, now: now, replacing: true)
         }
@@ -205,10 +223,5 @@ extension Identity {
     /// > Warning: for tests only; the secret ends up in an ordinary Swift string.
     package var privateKeyPEM: String {
         (try? key.withPKCS8PEM { String(decoding: $0, as: UTF8.self) }) ?? ""
-    }
-
-    /// Whether the certificate is self-signed with a valid signature.
-    package var certificateIsSelfSigned: Bool {
-        certificate.isSelfSigned
     }
 }

@@ -1,6 +1,6 @@
 // ShareTLS: what can go wrong loading or creating the node's identity.
 
-internal import Foundation
+public import Foundation
 
 /// An error loading or creating the node's identity (its key and certificate files).
 ///
@@ -39,6 +39,32 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// OpenSSL failed while making a key or certificate (not caused by any file).
     case openSSL(operation: String, reasons: [String])
+
+    /// There is no identity key in the folder yet, so there is nothing to request or install a certificate for.
+    case noIdentity(keyPath: String)
+
+    /// The name asked for in a certificate signing request cannot be a certificate's common name.
+    case invalidSubjectName(name: String, reason: String)
+
+    /// A certificate given to install (or its chain) is not a PEM certificate.
+    case notACertificate(source: String, detail: String)
+
+    /// A certificate given to install is for another key than this node's: installing it would change nothing
+    /// but break every connection.
+    case certificateForAnotherKey(source: String, certificateKey: Fingerprint, identityKey: Fingerprint)
+
+    /// A certificate given to install has expired.
+    case certificateExpired(source: String, notAfter: Date)
+
+    /// A certificate given to install is not valid yet.
+    case certificateNotYetValid(source: String, notBefore: Date)
+
+    /// A certificate given to install cannot serve as a share node's certificate (a CA certificate, or key
+    /// usages that do not allow TLS servers and clients).
+    case certificateUnusable(source: String, reason: String)
+
+    /// The chain given with a certificate does not belong to it.
+    case chainDoesNotMatch(source: String, detail: String)
 
     /// A sentence for the user saying what happened and what to do.
     public var description: String {
@@ -83,6 +109,30 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
         case .openSSL(let operation, let reasons):
             return "OpenSSL failed while \(operation): \(reasons.joined(separator: "; ")). "
                 + "This is not caused by your files; please report it with the OpenSSL version (`openssl version`)."
+        case .noIdentity(let keyPath):
+            return "There is no identity key (\(keyPath)) yet. Run `share identity` once to create this machine's "
+                + "identity, then ask for a certificate with `share identity csr`."
+        case .invalidSubjectName(let name, let reason):
+            return "\"\(name)\" cannot be a certificate's name: \(reason). Choose another with --name."
+        case .notACertificate(let source, let detail):
+            return "\(source) is not a PEM certificate (\(detail)). Give the certificate the team CA issued "
+                + "(`-----BEGIN CERTIFICATE-----`)."
+        case .certificateForAnotherKey(let source, let certificateKey, let identityKey):
+            return "\(source) was issued for another key (fingerprint \(certificateKey.grouped)), not for this "
+                + "machine's key (fingerprint \(identityKey.grouped)). Nothing was changed. Have the team CA sign "
+                + "a request made on this machine (`share identity csr`) and install that certificate."
+        case .certificateExpired(let source, let notAfter):
+            return "\(source) expired on \(TLSError.format(notAfter)). Nothing was changed. Ask the team CA for a "
+                + "new certificate (`share identity csr`), or check this machine's clock (`date`)."
+        case .certificateNotYetValid(let source, let notBefore):
+            return "\(source) is not valid until \(TLSError.format(notBefore)). Nothing was changed. Check this "
+                + "machine's clock (`date`), or install it once it is valid."
+        case .certificateUnusable(let source, let reason):
+            return "\(source) cannot be this machine's certificate: \(reason). Nothing was changed. Have it issued "
+                + "with the node extensions of Certificates/openssl-team-ca.cnf (Certificates/team-ca.sh issue)."
+        case .chainDoesNotMatch(let source, let detail):
+            return "The chain \(source) does not belong to the certificate: \(detail). Nothing was changed. Give the "
+                + "certificate of the CA that issued it (or leave --chain out)."
         }
     }
 }

@@ -3,12 +3,13 @@
 internal import CShareOpenSSL
 
 /// The verification errors that only say "this certificate is not vouched for by a CA we know", which is
-/// expected of a node's self-signed certificate: trust comes from pinning the fingerprint after the handshake
-/// (ShareKit), not from a CA.
+/// expected of a node's self-signed certificate, and of one issued by a team CA this node has not added: trust
+/// then comes from pinning the fingerprint after the handshake (ShareKit), not from a CA.
 ///
-/// OpenSSL 3.0 reports DEPTH_ZERO_SELF_SIGNED_CERT for a node's certificate (checked); the other two are what a
-/// certificate issued by a CA we do not know produces, and what other OpenSSL versions may report for
-/// self-signed certificates whose keyUsage lacks keyCertSign.
+/// OpenSSL 3.0 reports DEPTH_ZERO_SELF_SIGNED_CERT for a node's self-signed certificate (checked), and
+/// UNABLE_TO_GET_ISSUER_CERT_LOCALLY then UNABLE_TO_VERIFY_LEAF_SIGNATURE for a CA-issued one whose CA is
+/// unknown (checked); other OpenSSL versions may report the latter two for self-signed certificates whose
+/// keyUsage lacks keyCertSign.
 private let issuerUnknownErrors: Set<Int32> = [
     X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT,
     X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
@@ -17,17 +18,23 @@ private let issuerUnknownErrors: Set<Int32> = [
 
 /// OpenSSL's verification callback for every share TLS context (a file-level function: no captures).
 ///
-/// Accepts the peer's own certificate (depth 0) when its only problems are in ``issuerUnknownErrors``, and
-/// then checks its self-signature ourselves: OpenSSL does not verify the signature of a self-signed leaf it
-/// cannot chain to a trust anchor (checked: a forged one is otherwise accepted). Rejects everything else:
-/// expired or not-yet-valid certificates, bad signatures, wrong key usage, problems deeper in a chain.
+/// The peer's own certificate (depth 0) is what identifies it, so it is checked in full: it is accepted when
+/// its only problems are in ``issuerUnknownErrors``, and then its self-signature (OpenSSL does not verify the
+/// signature of a self-signed leaf it cannot chain to a trust anchor; checked: a forged one is otherwise
+/// accepted) and its validity dates are checked here. (OpenSSL 3.0 checks those dates itself even when it finds
+/// no issuer, checked; repeating the check means no OpenSSL version can let an expired leaf through this path.)
+/// Everything else about it is refused: expired or not-yet-valid, bad signature (including a bad signature by
+/// a team CA it claims as issuer), wrong key usage or purpose.
+///
+/// Problems above the leaf (depth > 0: an unknown root the peer sent along, a team CA of ours that has
+/// expired) are accepted: the chain above the leaf only matters for *CA trust*, which ``TLSConnection``
+/// decides after the handshake by validating the chain afresh against the team CAs
+/// (``TrustAnchors/evaluate(leaf:untrusted:peerIsClient:)``). Such a peer is identified by its key alone, like
+/// one with a self-signed certificate.
 ///
 /// The first rejection is recorded on the connection's ``SocketChannel`` so the error can say exactly what was
 /// wrong. This callback is not where trust is decided: it runs on every handshake (there is no session
-/// resumption), and the caller pins the peer's fingerprint after the handshake.
-///
-/// When a team CA trust store is added, a certificate it vouches for produces no error here at all; a
-/// CA-issued certificate whose CA we do not know passes as "issuer unknown" and is judged by its pin.
+/// resumption), and the caller pins the peer's fingerprint, or accepts its CA, after the handshake.
 ///
 /// The corresponding C type is `SSL_verify_cb`.
 func verifyPeerCertificate(_ preverifyOK: Int32, _ store: OpaquePointer?) -> Int32 {
@@ -37,18 +44,50 @@ func verifyPeerCertificate(_ preverifyOK: Int32, _ store: OpaquePointer?) -> Int
     let depth = X509_STORE_CTX_get_error_depth(store)
     let certificate = X509_STORE_CTX_get_current_cert(store)
 
-    if depth == 0, issuerUnknownErrors.contains(error), let certificate {
-        if certificateClaimsSelfIssued(certificate) && !selfSignatureVerifies(certificate) {
-            record(X509_V_ERR_CERT_SIGNATURE_FAILURE, depth: depth, certificate: certificate, in: store)
-            X509_STORE_CTX_set_error(store, X509_V_ERR_CERT_SIGNATURE_FAILURE)
-            return 0
-        }
-        // Acceptable: clear the error so that SSL_get_verify_result reports success.
+    guard depth == 0 else {
+        // Above the leaf: no trust comes from here unless TLSConnection's own validation says so.
         X509_STORE_CTX_set_error(store, X509_V_OK)
         return 1
     }
-    record(error, depth: depth, certificate: certificate, in: store)
+    guard issuerUnknownErrors.contains(error), let certificate else {
+        record(error, depth: depth, certificate: certificate, in: store)
+        return 0
+    }
+    if certificateClaimsSelfIssued(certificate) && !selfSignatureVerifies(certificate) {
+        return reject(X509_V_ERR_CERT_SIGNATURE_FAILURE, certificate: certificate, in: store)
+    }
+    if let problem = validityProblem(certificate) {
+        return reject(problem, certificate: certificate, in: store)
+    }
+    // Acceptable: clear the error so that SSL_get_verify_result reports success.
+    X509_STORE_CTX_set_error(store, X509_V_OK)
+    return 1
+}
+
+/// Records `code` for the leaf and makes it the verification's error.
+private func reject(_ code: Int32, certificate: OpaquePointer, in store: OpaquePointer) -> Int32 {
+    record(code, depth: 0, certificate: certificate, in: store)
+    X509_STORE_CTX_set_error(store, code)
     return 0
+}
+
+/// `X509_V_ERR_CERT_HAS_EXPIRED` or `X509_V_ERR_CERT_NOT_YET_VALID` if `certificate` is not valid now (or a
+/// field error if a date is malformed), else `nil`.
+///
+/// The corresponding C function is `X509_cmp_current_time`.
+private func validityProblem(_ certificate: OpaquePointer) -> Int32? {
+    ERR_set_mark()
+    defer { ERR_pop_to_mark() }
+    switch X509_cmp_current_time(X509_get0_notBefore(certificate)) {
+    case 0: return X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD
+    case 1: return X509_V_ERR_CERT_NOT_YET_VALID
+    default: break
+    }
+    switch X509_cmp_current_time(X509_get0_notAfter(certificate)) {
+    case 0: return X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD
+    case -1: return X509_V_ERR_CERT_HAS_EXPIRED
+    default: return nil
+    }
 }
 
 /// Whether the signature of `certificate` verifies with its own public key, leaving OpenSSL's error queue as

@@ -41,6 +41,9 @@ public final class TLSConnection {
     /// An error found while collecting extra data after a successful read, reported by the next read.
     private var deferredReadError: TLSError?
 
+    /// What the team CAs say about the peer, decided once the handshake succeeded.
+    private var caVerdict = TrustAnchors.Verdict()
+
     /// Starts a TLS session on a connected socket. Nothing is sent until ``handshake()``.
     ///
     /// - Parameters:
@@ -111,6 +114,10 @@ public final class TLSConnection {
             state = .failed(error)
             throw error
         }
+        if let leaf = SSL_get0_peer_certificate(ssl) {
+            caVerdict = context.anchors.evaluate(
+                leaf: leaf, untrusted: SSL_get_peer_cert_chain(ssl), peerIsClient: context.role == .server)
+        }
         state = .established
     }
 
@@ -118,6 +125,18 @@ public final class TLSConnection {
 
     /// The socket this session runs over (not owned).
     package var socketDescriptor: Int32 { channel.fd }
+
+    /// The team CA that issued the peer's certificate, when it is one of the context's
+    /// ``TLSContext/anchors`` and the whole chain validates; `nil` before the handshake and for every other
+    /// peer (self-signed, issued by a CA this node did not add, or by a team CA that has expired).
+    ///
+    /// A CA-trusted peer is still identified by ``peerFingerprint``; the CA only vouches that it belongs to the
+    /// team, so a caller may accept it without a verification code.
+    public var peerTrustedBy: CAInfo? { caVerdict.authority }
+
+    /// Why a peer whose chain leads to one of the team CAs is nevertheless not CA-trusted (e.g.
+    /// "certificate has expired (team CA "Acme")"), for messages; `nil` otherwise.
+    public var peerCATrustProblem: String? { caVerdict.problem }
 
     /// The peer's identity: SHA-256 of its certificate's public key. `nil` before the handshake.
     public var peerFingerprint: Fingerprint? {

@@ -8,9 +8,11 @@ internal import CShareOpenSSL
 /// - TLS 1.3 only (minimum and maximum), OpenSSL's default AES-GCM / ChaCha20-Poly1305 suites;
 /// - both sides present certificates: a server *requires* one from the client, a client requires one from the
 ///   server;
-/// - certificates are self-signed, so trust is not by CA: a peer certificate whose only problem is an unknown
-///   issuer is accepted, anything else (expired, not yet valid, bad signature, wrong usage) is refused. The
-///   caller pins the peer by ``TLSConnection/peerFingerprint`` after the handshake;
+/// - certificates are self-signed, or issued by a team CA, so a CA is not required: a peer certificate whose
+///   only problem is an unknown issuer is accepted, anything wrong with the peer's own certificate (expired,
+///   not yet valid, bad signature, wrong usage) is refused. The caller pins the peer by
+///   ``TLSConnection/peerFingerprint`` after the handshake, or accepts it because
+///   ``TLSConnection/peerTrustedBy`` names one of the team CAs in ``anchors``;
 /// - no session resumption (no tickets, no session cache), so every connection runs the full verification.
 ///
 /// `@unchecked Sendable`: the `SSL_CTX` is fully configured in init and never modified afterwards; OpenSSL
@@ -30,35 +32,44 @@ public final class TLSContext: @unchecked Sendable {
     /// The identity presented to peers (kept alive with the context).
     let identity: Identity?
 
+    /// The team CAs whose certificates make a peer CA-trusted (in the context's certificate store).
+    let anchors: TrustAnchors
+
     /// Bytes read from the socket at once (with read-ahead), so a large transfer needs few `recv` calls.
     static let readBufferLength = 256 * 1024
 
     /// A context for accepting connections: presents `identity` and requires a certificate from every client.
     ///
+    /// - Parameter anchors: the team CAs the user added; a client whose certificate one of them issued is
+    ///   reported by ``TLSConnection/peerTrustedBy``.
     /// - Throws: ``TLSError/openSSL(operation:reasons:)`` if OpenSSL cannot set up the context.
-    public static func server(identity: Identity) throws(TLSError) -> TLSContext {
-        try TLSContext(role: .server, identity: identity, version: TLS1_3_VERSION)
+    public static func server(identity: Identity, anchors: TrustAnchors = .none) throws(TLSError) -> TLSContext {
+        try TLSContext(role: .server, identity: identity, anchors: anchors, version: TLS1_3_VERSION)
     }
 
     /// A context for making connections: presents `identity` and requires a certificate from the server.
     ///
+    /// - Parameter anchors: the team CAs the user added; a server whose certificate one of them issued is
+    ///   reported by ``TLSConnection/peerTrustedBy``.
     /// - Throws: ``TLSError/openSSL(operation:reasons:)`` if OpenSSL cannot set up the context.
-    public static func client(identity: Identity) throws(TLSError) -> TLSContext {
-        try TLSContext(role: .client, identity: identity, version: TLS1_3_VERSION)
+    public static func client(identity: Identity, anchors: TrustAnchors = .none) throws(TLSError) -> TLSContext {
+        try TLSContext(role: .client, identity: identity, anchors: anchors, version: TLS1_3_VERSION)
     }
 
     /// A client context that presents no certificate (for tests: servers must refuse it).
     package static func clientWithoutCertificate() throws(TLSError) -> TLSContext {
-        try TLSContext(role: .client, identity: nil, version: TLS1_3_VERSION)
+        try TLSContext(role: .client, identity: nil, anchors: .none, version: TLS1_3_VERSION)
     }
 
     /// A context that speaks only TLS 1.2, otherwise configured like the others (for tests: an outdated peer).
-    package static func tls12Only(server: Bool, identity: Identity) throws(TLSError) -> TLSContext {
-        try TLSContext(role: server ? .server : .client, identity: identity, version: TLS1_2_VERSION)
+    package static func tls12Only(
+        server: Bool, identity: Identity, anchors: TrustAnchors = .none
+    ) throws(TLSError) -> TLSContext {
+        try TLSContext(role: server ? .server : .client, identity: identity, anchors: anchors, version: TLS1_2_VERSION)
     }
 
     /// Sets up an `SSL_CTX` for `role`, speaking exactly protocol `version`.
-    private init(role: Role, identity: Identity?, version: Int32) throws(TLSError) {
+    private init(role: Role, identity: Identity?, anchors: TrustAnchors, version: Int32) throws(TLSError) {
         OpenSSLErrorQueue.clear()
         guard let context = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else {
             throw TLSContext.failure("creating a TLS context", "SSL_CTX_new failed")
@@ -66,6 +77,7 @@ public final class TLSContext: @unchecked Sendable {
         self.pointer = context
         self.role = role
         self.identity = identity
+        self.anchors = anchors
 
         guard CShareOpenSSL_SSL_CTX_set_min_proto_version(context, version) == 1,
             CShareOpenSSL_SSL_CTX_set_max_proto_version(context, version) == 1
@@ -83,9 +95,18 @@ public final class TLSContext: @unchecked Sendable {
         let mode = role == .server ? SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT : SSL_VERIFY_PEER
         SSL_CTX_set_verify(context, mode, verifyPeerCertificate)
 
+        // Present exactly the chain the identity holds: never one OpenSSL builds from the team CAs' store.
+        _ = CShareOpenSSL_SSL_CTX_set_mode(context, Int(SSL_MODE_NO_AUTO_CHAIN))
+
         // Large reads: fetch whatever has arrived (up to readBufferLength) with each recv.
         _ = CShareOpenSSL_SSL_CTX_set_read_ahead(context, 1)
         SSL_CTX_set_default_read_buffer_len(context, TLSContext.readBufferLength)
+
+        // The team CAs: the handshake verifies peers against them (an unknown issuer is still accepted, see
+        // verifyPeerCertificate), and TLSConnection checks afresh whether one of them vouches for the peer.
+        if let store = anchors.store {
+            SSL_CTX_set1_cert_store(context, store)
+        }
 
         if let identity {
             guard SSL_CTX_use_certificate(context, identity.certificate.pointer) == 1,
@@ -93,6 +114,12 @@ public final class TLSContext: @unchecked Sendable {
                 SSL_CTX_check_private_key(context) == 1
             else {
                 throw TLSContext.failure("loading this node's certificate and key", "SSL_CTX_use_certificate failed")
+            }
+            // A CA-issued certificate goes out with the chain it was installed with (intermediate CAs).
+            for certificate in identity.chain {
+                guard CShareOpenSSL_SSL_CTX_add1_chain_cert(context, certificate.pointer) == 1 else {
+                    throw TLSContext.failure("loading this node's certificate chain", "SSL_CTX_add1_chain_cert failed")
+                }
             }
         }
     }

@@ -20,6 +20,10 @@ public final class SecureConnection {
     public let endpoint: String
     /// The SHA-256 fingerprint of the peer's public key, verified by the TLS handshake.
     public let peerFingerprint: Fingerprint
+    /// The team CA that vouches for the peer (``TLSConnection/peerTrustedBy``), if any.
+    public let peerTrustedBy: CAInfo?
+    /// Why a peer whose chain leads to a team CA is not CA-trusted (``TLSConnection/peerCATrustProblem``).
+    public let peerCATrustProblem: String?
 
     /// How many bytes to read from TLS at a time.
     static let readChunk = 256 << 10
@@ -34,6 +38,8 @@ public final class SecureConnection {
             throw .tls(endpoint: endpoint, .peerPresentedNoCertificate)
         }
         self.peerFingerprint = fingerprint
+        self.peerTrustedBy = tls.peerTrustedBy
+        self.peerCATrustProblem = tls.peerCATrustProblem
         self.decoder = FrameDecoder(capacity: Self.readChunk * 2, limits: limits)
         output.reserveCapacity(Self.flushThreshold + FrameType.maxDataBytes + 64)
     }

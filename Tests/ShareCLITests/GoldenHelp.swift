@@ -18,7 +18,7 @@ SUBCOMMANDS:
   receive                 Accept documents from nearby machines.
   peers                   List the receivers nearby.
   send                    Send files and folders to a receiver.
-  trust                   Verify, list, forget and block peers.
+  trust                   Verify, list, forget and block peers; manage team CAs.
   types                   Register applications and look up document types.
   inbox                   List, retry or remove documents waiting in the inbox.
   identity                Show this machine's device name and fingerprint.

@@ -13,6 +13,10 @@ struct TestSender {
         identity = try Identity.loadOrCreate(in: directory.at("sender-config"))
     }
 
+    init(identity: Identity) {
+        self.identity = identity
+    }
+
     func send(_ paths: [String], to harness: ReceiverHarness) throws(SendError) -> SendReport {
         let prepared = try PreparedSend.scan(paths)
         return try Sender.send(prepared, to: Endpoint(parsing: harness.endpoint)!, identity: identity, options: options)

@@ -18,19 +18,21 @@ public final class ReceiverHarness: Sendable {
     public let identity: Identity
     private let outcomes: OutcomeQueue
 
-    /// Starts a receiver in `directory` (identity in `receiver-config`, files in `received`, inbox
-    /// in `inbox` unless another is given), deciding each offer with `decide` and typing documents
-    /// with `registry` (by default the built-in types only, so every document goes to the receive
-    /// folder); importers get `environment`.
+    /// Starts a receiver in `directory` (identity in `receiver-config` unless `identity` is given,
+    /// files in `received`, inbox in `inbox` unless another is given), deciding each offer with
+    /// `decide` and typing documents with `registry` (by default the built-in types only, so every
+    /// document goes to the receive folder); importers get `environment`; `configure` may adjust
+    /// the configuration (e.g. team CAs, limits).
     public init(
         in directory: TemporaryDirectory, name: String = "desk", idleTimeout: Duration = .seconds(20),
+        identity: Identity? = nil,
         registry: TypeRegistry = TypeRegistry(), receiptWait: Duration = .seconds(60), inbox: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         decide: @escaping @Sendable (IncomingOffer) -> Decision = { _ in .accept },
         // After `decide`, so that a trailing closure binds to `decide`.
         configure: (inout ReceiverConfiguration) -> Void = { _ in }
     ) throws {
-        identity = try Identity.loadOrCreate(in: directory.at("receiver-config"))
+        self.identity = try identity ?? Identity.loadOrCreate(in: directory.at("receiver-config"))
         destination = directory.at("received")
         self.inbox = inbox ?? directory.at("inbox")
         let outcomes = OutcomeQueue()
@@ -43,7 +45,7 @@ public final class ReceiverHarness: Sendable {
         configuration.importEnvironment = environment
         configure(&configuration)
         receiver = try Receiver(
-            configuration: configuration, identity: identity,
+            configuration: configuration, identity: self.identity,
             events: ReceiverEvents(decide: decide, finished: { outcomes.push($0) }))
         let receiver = self.receiver
         Thread { receiver.run() }.start()

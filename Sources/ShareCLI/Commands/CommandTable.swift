@@ -20,6 +20,11 @@ enum CommandTable {
         "share inbox list": InboxListCommand.self,
         "share inbox import": InboxImportCommand.self,
         "share inbox remove": InboxRemoveCommand.self,
+        "share identity csr": IdentityCSRCommand.self,
+        "share identity import-cert": IdentityImportCertCommand.self,
+        "share trust ca add": TrustCAAddCommand.self,
+        "share trust ca list": TrustCAListCommand.self,
+        "share trust ca remove": TrustCARemoveCommand.self,
     ]
 
     /// The root of the command tree.

@@ -1,3 +1,4 @@
+import Foundation
 import ShareKit
 import ShareTLS
 
@@ -13,7 +14,7 @@ struct IdentityCommand: ShareCommand {
             ~/.config/share); the key file is readable by you only.
             """,
         options: [.flag("json", help: "Print the identity as JSON.")],
-        subcommands: [IdentitySetNameCommand.spec]
+        subcommands: [IdentitySetNameCommand.spec, IdentityCSRCommand.spec, IdentityImportCertCommand.spec]
     )
 
     let json: Bool
@@ -33,13 +34,32 @@ struct IdentityCommand: ShareCommand {
                     ("fingerprint", .string(fingerprint.hex)),
                     ("fingerprintGrouped", .string(fingerprint.grouped)),
                     ("configDirectory", .string(context.paths.configDirectory)),
+                    ("certificate", Self.certificateJSON(node.identity)),
                 ]).pretty())
         } else {
             context.console.line("Name:         \(TerminalText.safe(name))")
             context.console.line("Fingerprint:  \(fingerprint.grouped)")
             context.console.line("Config:       \(DisplayPath.abbreviate(context.paths.configDirectory, home: context.paths.home))")
+            if !node.identity.certificateIsSelfSigned {
+                // A team CA's certificate is never renewed by share: say when it ends.
+                let notAfter = node.identity.notAfter
+                let validity = notAfter < Date() ? "EXPIRED on" : "valid until"
+                context.console.line(
+                    "Certificate:  issued by \(TerminalText.safe(node.identity.certificateIssuer)), \(validity) "
+                        + TrustCACommand.day(notAfter))
+            }
         }
         return ExitCode.success
+    }
+
+    /// The certificate's issuer and dates (a team CA's, or self-signed).
+    static func certificateJSON(_ identity: Identity) -> JSON {
+        .object([
+            ("selfSigned", .bool(identity.certificateIsSelfSigned)),
+            ("issuer", .string(identity.certificateIssuer)),
+            ("notBefore", .string(TrustCACommand.timestamp(identity.notBefore))),
+            ("notAfter", .string(TrustCACommand.timestamp(identity.notAfter))),
+        ])
     }
 }
 

@@ -91,6 +91,9 @@ struct ReceiveCommand: ShareCommand {
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
+            let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
+            configuration.trustAnchors = try teamCAs.anchors()
+            configuration.isStillTrusted = { teamCAs.contains($0.fingerprint) }
             receiver = try Receiver(configuration: configuration, identity: node.identity, events: events)
         } catch {
             throw CLIError("\(error)")

@@ -62,6 +62,12 @@ struct SendCommand: ShareCommand {
         } catch {
             throw CLIError(error.description)
         }
+        let anchors: TrustAnchors
+        do {
+            anchors = try TeamCAStore(configDirectory: context.paths.configDirectory).anchors()
+        } catch {
+            throw CLIError(TerminalText.safe(error.description))
+        }
         let destinations = try await PeerTargets.resolve(targets, node: node)
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
         let prompter = Prompter(console: console)
@@ -76,6 +82,7 @@ struct SendCommand: ShareCommand {
                         board.pause { prompter.confirm(OfferSummary.describe(contact)) }
                     }
                 }
+                options.trustAnchors = anchors
                 group.addTask {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
@@ -115,10 +122,11 @@ struct SendCommand: ShareCommand {
 
     private func printReport(_ report: SendReport, console: Console) {
         let count = report.items.count == 1 ? "1 item" : "\(report.items.count) items"
+        let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
         let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
         let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(report.bytes) / report.seconds)))/s" : ""
         console.line(
-            "Sent \(count) to \"\(TerminalText.safe(report.peerName))\" at \(report.endpoint): "
+            "Sent \(count) to \"\(TerminalText.safe(report.peerName))\" at \(report.endpoint)\(certified): "
                 + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate), SHA-256 verified.")
         for item in report.items {
             console.line("  \(TerminalText.safe(item.name))\(item.isBundle ? "/" : "") -> \(TerminalText.safe(item.location))")

@@ -13,10 +13,12 @@ enum OfferSummary {
             "\(who) at \(offer.peerAddress) offers \(items), \(ByteCount.format(manifest.totalBytes)):",
             "  fingerprint \(offer.peerFingerprint.grouped)",
         ]
-        if let ca = offer.caTrustedBy {
-            lines.append("  vouched for by the team CA \(TerminalText.safe(ca))")
+        if let authority = offer.peerTrustedBy {
+            lines.append("  certified by the team CA \"\(TerminalText.safe(authority.displayName))\"")
         } else if offer.isVerified {
             lines.append("  verified earlier")
+        } else if let problem = offer.peerCATrustProblem {
+            lines.append("  not certified by a team CA: \(TerminalText.safe(problem))")
         }
         let shown = manifest.items.prefix(20)
         let width = min(40, shown.map { TerminalText.safe($0.name).count + ($0.isBundle ? 1 : 0) }.max() ?? 0)

@@ -84,10 +84,11 @@ final class ReceiveReporter: Sendable {
                 console.line(ReportJSON.received(transfer).text())
             } else {
                 let who = "\"\(TerminalText.safe(transfer.peerName))\""
+                let certified = transfer.peerTrustedBy.map { ", certified by the team CA \"\(TerminalText.safe($0.displayName))\"" } ?? ""
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
                 let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
                 console.line(
-                    "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))): "
+                    "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))\(certified)): "
                         + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
                 for line in ReceivedReport.itemLines(transfer, home: home) { console.line(line) }
             }
@@ -100,7 +101,7 @@ final class ReceiveReporter: Sendable {
                 console.line(
                     JSON.object([
                         ("event", .string("declined")),
-                        ("peer", ReportJSON.peer(name: offer.peerName, fingerprint: offer.peerFingerprint, address: offer.peerAddress)),
+                        ("peer", ReportJSON.peer(name: offer.peerName, fingerprint: offer.peerFingerprint, address: offer.peerAddress, trustedBy: offer.peerTrustedBy)),
                         ("reason", .string(decision.message.isEmpty ? decision.code.description : decision.message)),
                     ]).text())
             } else if decision.code != .nobodyToAsk {

@@ -3,18 +3,24 @@ import ShareTLS
 
 /// The JSON shapes of `share send --json` and `share receive --json` (documented in README.md).
 enum ReportJSON {
-    static func peer(name: String, fingerprint: Fingerprint?, address: String) -> JSON {
+    static func peer(name: String, fingerprint: Fingerprint?, address: String, trustedBy: CAInfo? = nil) -> JSON {
         .object([
             ("name", .string(name)),
             ("fingerprint", fingerprint.map { .string($0.hex) } ?? .null),
             ("address", .string(address)),
+            ("trust", trust(trustedBy)),
         ])
+    }
+
+    /// Why the peer is trusted, when something vouches for it: `"ca:<subject>"` for a team CA.
+    static func trust(_ trustedBy: CAInfo?) -> JSON {
+        trustedBy.map { .string("ca:" + $0.subject) } ?? .null
     }
 
     static func sent(_ report: SendReport) -> JSON {
         .object([
             ("ok", .bool(true)),
-            ("peer", peer(name: report.peerName, fingerprint: report.peerFingerprint, address: report.endpoint)),
+            ("peer", peer(name: report.peerName, fingerprint: report.peerFingerprint, address: report.endpoint, trustedBy: report.peerTrustedBy)),
             ("verification", .string(report.peerVerification.label)),
             ("items", .array(report.items.map { item in
                 .object([
@@ -38,7 +44,7 @@ enum ReportJSON {
     static func received(_ transfer: ReceivedTransfer) -> JSON {
         .object([
             ("event", .string("received")),
-            ("peer", peer(name: transfer.peerName, fingerprint: transfer.peerFingerprint, address: transfer.peerAddress)),
+            ("peer", peer(name: transfer.peerName, fingerprint: transfer.peerFingerprint, address: transfer.peerAddress, trustedBy: transfer.peerTrustedBy)),
             ("items", .array(transfer.items.map(ReceivedReport.itemJSON))),
             ("files", .int(Int64(transfer.files.count))),
             ("bytes", .int(Int64(transfer.bytes))),

@@ -15,9 +15,14 @@ public struct IncomingOffer: Sendable {
     public var verificationCode: String
     /// Whether this machine verified the sender before (its key is pinned).
     public var isVerified: Bool
-    /// The subject of the team CA that vouches for the sender, if one does.
-    public var caTrustedBy: String?
+    /// The team CA that vouches for the sender, when one the user added issued its certificate
+    /// (``ReceiverConfiguration/trustAnchors``): such a sender may be accepted without a verification
+    /// code. Its identity is still ``peerFingerprint``.
+    public var peerTrustedBy: CAInfo? = nil
+    /// Why a sender whose certificate leads to a team CA is nevertheless not CA-trusted (e.g. the CA
+    /// expired), for messages.
+    public var peerCATrustProblem: String? = nil
 
     /// Whether the users must compare the verification code: neither pinned nor vouched for.
-    public var isFirstContact: Bool { !isVerified && caTrustedBy == nil }
+    public var isFirstContact: Bool { !isVerified && peerTrustedBy == nil }
 }

@@ -108,12 +108,15 @@ struct IncomingTransfer {
             case .decide(let peer, let manifest):
                 watchdog?.cancel()
                 let fingerprint = connection.peerFingerprint
+                let authority = peerTrustedBy
                 let (verdict, trust) = gate.evaluate(
-                    name: peer.name, fingerprint: fingerprint, address: connection.endpoint, caTrustedBy: nil)
+                    name: peer.name, fingerprint: fingerprint, address: connection.endpoint,
+                    caTrustedBy: authority?.displayName)
                 let offer = IncomingOffer(
                     peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint, manifest: manifest,
                     verificationCode: VerificationCode.between(fingerprint, localFingerprint),
-                    isVerified: trust?.peer(fingerprint) != nil, caTrustedBy: nil)
+                    isVerified: trust?.peer(fingerprint) != nil, peerTrustedBy: authority,
+                    peerCATrustProblem: connection.peerCATrustProblem)
                 self.offer = offer
                 perform(decide(offer, verdict: verdict))
             case .verify(let peer):
@@ -191,7 +194,8 @@ struct IncomingTransfer {
         let request = PairingRequest(
             peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint,
             verificationCode: VerificationCode.between(fingerprint, localFingerprint))
-        let (verdict, _) = gate.evaluate(name: peer.name, fingerprint: fingerprint, address: connection.endpoint, caTrustedBy: nil)
+        let (verdict, _) = gate.evaluate(
+            name: peer.name, fingerprint: fingerprint, address: connection.endpoint, caTrustedBy: peerTrustedBy?.displayName)
         let decision: Decision
         switch verdict {
         case .identityChanged(let known):
@@ -329,10 +333,18 @@ struct IncomingTransfer {
         let transfer = ReceivedTransfer(
             peerName: session.peer?.name ?? "", peerFingerprint: fingerprint,
             peerAddress: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
-            seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0)
+            seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0,
+            peerTrustedBy: offer.peerTrustedBy)
         let receipt = Receipt(locations: imports.receiptLocations(home: home))
         committedTransfer = transfer
         return session.committed(receipt)
+    }
+
+    /// The team CA that vouches for the sender, if it is still trusted.
+    private var peerTrustedBy: CAInfo? {
+        guard let authority = connection?.peerTrustedBy else { return nil }
+        if let check = configuration.isStillTrusted, !check(authority) { return nil }
+        return authority
     }
 
     private func peerError(for failure: FileWriter.Failure) -> PeerError {

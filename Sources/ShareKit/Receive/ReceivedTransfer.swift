@@ -43,4 +43,6 @@ public struct ReceivedTransfer: Sendable {
     public var bytes: UInt64
     /// Seconds from the first byte of data to the commit.
     public var seconds: Double
+    /// The team CA that vouched for the sender, if any (see ``IncomingOffer/peerTrustedBy``).
+    public var peerTrustedBy: CAInfo? = nil
 }

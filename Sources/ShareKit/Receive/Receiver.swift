@@ -38,7 +38,7 @@ public final class Receiver: Sendable {
         self.configuration = configuration
         self.identity = identity
         self.events = events
-        self.context = try TLSContext.server(identity: identity)
+        self.context = try TLSContext.server(identity: identity, anchors: configuration.trustAnchors)
         self.limiter = PromptLimiter(limit: configuration.promptsPerMinute, window: .seconds(60))
         self.listener = try TCPListener(port: configuration.port)
     }

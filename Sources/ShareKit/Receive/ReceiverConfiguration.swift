@@ -1,4 +1,5 @@
 import Foundation
+public import ShareTLS
 
 /// How a receiver listens and where it stores what it accepts.
 public struct ReceiverConfiguration: Sendable {
@@ -43,6 +44,13 @@ public struct ReceiverConfiguration: Sendable {
     public var fallbackPolicy: ReceivePolicy = .ask
     /// Prompts one peer (by key or by address) may cause per minute under `ask`.
     public var promptsPerMinute = 3
+    /// The team CAs the user added (``TeamCAStore``): a sender whose certificate one of them issued is
+    /// reported as CA-trusted (``IncomingOffer/peerTrustedBy``).
+    public var trustAnchors: TrustAnchors = .none
+    /// Asked, for each sender a team CA vouched for, whether that CA is still trusted (the user may
+    /// have removed it since the receiver started); a CA it answers `false` for vouches for no one.
+    /// `nil`: ``trustAnchors`` stand as given.
+    public var isStillTrusted: (@Sendable (CAInfo) -> Bool)?
 
     /// The policy in force now.
     public func effectivePolicy(now: ContinuousClock.Instant = .now) -> ReceivePolicy {

@@ -4,6 +4,8 @@ public enum PeerVerification: Sendable, Equatable {
     case verified
     /// The user compared the verification code during this send; the receiver is now remembered.
     case confirmedNow
+    /// A team CA the user added vouches for the receiver (``SendReport/peerTrustedBy``).
+    case teamCA
     /// Nobody compared codes (no terminal to ask on): the receiver is not verified.
     case unverified
 
@@ -12,6 +14,7 @@ public enum PeerVerification: Sendable, Equatable {
         switch self {
         case .verified: "verified"
         case .confirmedNow: "confirmed"
+        case .teamCA: "team-ca"
         case .unverified: "unverified"
         }
     }

@@ -20,6 +20,10 @@ public struct SendOptions: Sendable {
     public var confirmFirstContact: (@Sendable (FirstContact) -> Bool)?
     /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).
     var localFingerprint: Fingerprint?
+    /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
+    /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides
+    /// ``expectedFingerprintPrefix``.
+    public var trustAnchors: TrustAnchors = .none
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
     package var corruptDigestOfFile: Int?
 

@@ -40,4 +40,7 @@ public struct SendReport: Sendable {
     public var bytes: UInt64
     /// Wall-clock seconds from connecting to the receipt.
     public var seconds: Double
+    /// The team CA that vouched for the receiver, when one the user added issued its certificate
+    /// (``SendOptions/trustAnchors``). Its identity is still ``peerFingerprint``.
+    public var peerTrustedBy: CAInfo? = nil
 }
