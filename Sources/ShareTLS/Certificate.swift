@@ -245,21 +245,7 @@ final class Certificate: @unchecked Sendable {
     ///
     /// The corresponding C function is `i2d_X509`.
     var certificateSHA256: Fingerprint? {
-        let length = i2d_X509(pointer, nil)
-        guard length > 0 else {
-            _ = OpenSSLErrorQueue.drain()
-            return nil
-        }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_X509(pointer, &cursor)
-        }
-        guard written == length else {
-            _ = OpenSSLErrorQueue.drain()
-            return nil
-        }
-        return Fingerprint(bytes: SHA256.hash(der))
+        derSHA256 { i2d_X509(pointer, $0) }
     }
 
     /// Whether the certificate is a CA that may sign certificates: basicConstraints CA:TRUE, and keyCertSign

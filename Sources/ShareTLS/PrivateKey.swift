@@ -100,7 +100,13 @@ final class PrivateKey: @unchecked Sendable {
 ///
 /// The corresponding C function is `i2d_PUBKEY`.
 func publicKeyFingerprint(_ key: OpaquePointer) -> Fingerprint? {
-    let length = i2d_PUBKEY(key, nil)
+    derSHA256 { i2d_PUBKEY(key, $0) }
+}
+
+/// SHA-256 of what an OpenSSL `i2d_*` encoder writes: called once with no buffer for the length,
+/// then to write. `nil` when OpenSSL cannot encode it.
+func derSHA256(_ encode: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) -> Fingerprint? {
+    let length = encode(nil)
     guard length > 0 else {
         _ = OpenSSLErrorQueue.drain()
         return nil
@@ -108,7 +114,7 @@ func publicKeyFingerprint(_ key: OpaquePointer) -> Fingerprint? {
     var der = [UInt8](repeating: 0, count: Int(length))
     let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
         var cursor = buffer.baseAddress
-        return i2d_PUBKEY(key, &cursor)
+        return encode(&cursor)
     }
     guard written == length else {
         _ = OpenSSLErrorQueue.drain()

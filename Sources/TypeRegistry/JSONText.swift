@@ -9,6 +9,8 @@ public indirect enum JSONText: Hashable, Sendable {
     case bool(Bool)
     /// An integer.
     case int(Int)
+    /// A number with a fraction, written with three decimals (non-finite values as `null`).
+    case double(Double)
     /// A string.
     case string(String)
     /// An array.
@@ -40,6 +42,7 @@ public indirect enum JSONText: Hashable, Sendable {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
+        case .double(let value): out += value.isFinite ? Self.threeDecimals(value) : "null"
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let values):
             if values.isEmpty {
@@ -72,6 +75,14 @@ public indirect enum JSONText: Hashable, Sendable {
         }
     }
 
+    /// `12.345`, without Foundation's locale-dependent formatting.
+    private static func threeDecimals(_ value: Double) -> String {
+        let thousandths = Int64((abs(value) * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        return (value < 0 && thousandths > 0 ? "-" : "") + "\(thousandths / 1000)."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
     private static func newline(_ out: inout String, _ indent: Int) {
         out += "\n"
         out += String(repeating: "  ", count: indent)
@@ -89,7 +100,11 @@ public indirect enum JSONText: Hashable, Sendable {
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                // Controls (C0, DEL, C1) and line separators are escaped, so JSON printed on a
+                // terminal cannot carry an escape sequence.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                    || scalar.value == 0x2029
+                {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
@@ -106,6 +121,7 @@ public indirect enum JSONText: Hashable, Sendable {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)):

@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareTLS
+import TypeRegistry
 
 /// `share identity csr`: a certificate signing request for this machine's key, for a team CA.
 struct IdentityCSRCommand: ShareCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareTLS
+import TypeRegistry
 
 /// `share identity`: shows the device name and fingerprint.
 struct IdentityCommand: ShareCommand {

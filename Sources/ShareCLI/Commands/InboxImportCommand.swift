@@ -1,5 +1,6 @@
 import Foundation
 import ShareKit
+import TypeRegistry
 
 /// `share inbox import ID`: retries the import of a document in the inbox.
 struct InboxImportCommand: ShareCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import ShareKit
+import TypeRegistry
 
 /// `share inbox list`: the documents waiting in the inbox.
 struct InboxListCommand: ShareCommand {

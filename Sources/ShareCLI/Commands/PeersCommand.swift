@@ -2,6 +2,7 @@ import Foundation
 import ShareDiscovery
 import ShareKit
 import Synchronization
+import TypeRegistry
 
 #if canImport(Glibc)
 import Glibc

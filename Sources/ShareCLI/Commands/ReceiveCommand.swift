@@ -6,6 +6,7 @@ import ShareKit
 import ShareTLS
 import ShareWire
 import Synchronization
+import TypeRegistry
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import ShareDocuments
 import ShareKit
 import ShareTLS
 import ShareTransport
+import TypeRegistry
 
 /// `share send PATH... --to PEER`: sends files and folders in one transfer, to one or more peers.
 struct SendCommand: ShareCommand {

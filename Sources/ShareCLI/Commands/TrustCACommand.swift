@@ -1,6 +1,7 @@
 import Foundation
 import ShareKit
 import ShareTLS
+import TypeRegistry
 
 /// `share trust ca`: the team CAs whose certificates make a machine trusted without a code.
 enum TrustCACommand {

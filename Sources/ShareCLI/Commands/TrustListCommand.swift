@@ -1,5 +1,6 @@
 import Foundation
 import ShareKit
+import TypeRegistry
 
 /// `share trust list`: verified and blocked peers.
 struct TrustListCommand: ShareCommand {

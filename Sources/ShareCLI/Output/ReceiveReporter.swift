@@ -5,6 +5,7 @@ import ShareKit
 import ShareTLS
 import ShareWire
 import Synchronization
+import TypeRegistry
 
 /// Reports what a running `share receive` does, on the terminal or as JSON lines (callbacks come
 /// from connection threads), and holds its shared state.

@@ -1,4 +1,5 @@
 import ShareKit
+import TypeRegistry
 
 /// What `share receive` (and `share inbox import`) say about each received document: where it
 /// landed and how, as text and as JSON.

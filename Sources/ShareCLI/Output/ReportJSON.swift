@@ -1,5 +1,6 @@
 import ShareKit
 import ShareTLS
+import TypeRegistry
 
 /// The JSON shapes of `share send --json` and `share receive --json` (documented in README.md).
 enum ReportJSON {

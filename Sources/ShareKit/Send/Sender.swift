@@ -25,28 +25,9 @@ public enum Sender {
         _ prepared: PreparedSend, toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws(SendError) -> SendReport {
-        ProcessSignals.ignoreBrokenPipes()
         let started = ContinuousClock.now
-        let context: TLSContext
-        do {
-            context = try TLSContext.client(identity: identity, anchors: options.trustAnchors)
-        } catch {
-            throw .identity("cannot set up TLS: \(error)")
-        }
-        let connection: SecureConnection
-        do {
-            connection = try SecureConnection.connect(
-                toFirstOf: endpoints, context: context, connectTimeout: options.connectTimeout)
-        } catch {
-            throw .transport(error)
-        }
+        let (connection, options) = try open(endpoints, identity: identity, options: options)
         defer { connection.close() }
-        if let expected = options.expectedFingerprintPrefix, !connection.peerFingerprint.matches(prefix: expected) {
-            throw .identityMismatch(
-                endpoint: connection.endpoint, expectedPrefix: expected, actual: connection.peerFingerprint)
-        }
-        var options = options
-        options.localFingerprint = identity.fingerprint
         var run = SendRun(
             prepared: prepared, connection: connection, options: options, progress: progress, started: started)
         let (receipt, verification) = try run.execute()
@@ -60,6 +41,19 @@ public enum Sender {
     public static func pair(
         toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions
     ) throws(SendError) -> (name: String, fingerprint: Fingerprint, endpoint: String) {
+        let (connection, options) = try open(endpoints, identity: identity, options: options)
+        defer { connection.close() }
+        var run = SendRun(prepared: nil, connection: connection, options: options, progress: nil, started: .now)
+        _ = try run.execute()
+        return (run.peerName, connection.peerFingerprint, connection.endpoint)
+    }
+
+    /// Connects over TLS to the first of `endpoints` that answers and checks the advertised
+    /// fingerprint before anything is sent; returns the connection and the options with this side's
+    /// fingerprint filled in.
+    private static func open(
+        _ endpoints: [Endpoint], identity: Identity, options: SendOptions
+    ) throws(SendError) -> (SecureConnection, SendOptions) {
         ProcessSignals.ignoreBrokenPipes()
         let context: TLSContext
         do {
@@ -74,16 +68,14 @@ public enum Sender {
         } catch {
             throw .transport(error)
         }
-        defer { connection.close() }
         if let expected = options.expectedFingerprintPrefix, !connection.peerFingerprint.matches(prefix: expected) {
+            connection.close()
             throw .identityMismatch(
                 endpoint: connection.endpoint, expectedPrefix: expected, actual: connection.peerFingerprint)
         }
         var options = options
         options.localFingerprint = identity.fingerprint
-        var run = SendRun(prepared: nil, connection: connection, options: options, progress: nil, started: .now)
-        _ = try run.execute()
-        return (run.peerName, connection.peerFingerprint, connection.endpoint)
+        return (connection, options)
     }
 
     /// ``pair(toFirstOf:identity:options:)`` on a dedicated thread.
