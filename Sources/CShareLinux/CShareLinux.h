@@ -5,7 +5,8 @@
 #ifndef CSHARE_LINUX_H
 #define CSHARE_LINUX_H
 
-#define _GNU_SOURCE 1
+// No _GNU_SOURCE here: system structs (fd_set, ...) must be declared exactly as Swift's Glibc
+// module and the other C modules declare them, or Clang refuses to merge the modules.
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -23,7 +24,7 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 static inline int CShareLinux_openat_beneath(int dirfd, const char *path, int flags, unsigned int mode) {
     struct open_how how = {0};
     how.flags = (uint64_t)flags;
-    how.mode = (uint64_t)((flags & (O_CREAT | O_TMPFILE)) ? mode : 0);
+    how.mode = (uint64_t)((flags & O_CREAT) ? mode : 0);
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
     return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
@@ -41,6 +42,11 @@ static inline int CShareLinux_syncfs(int fd) {
 /// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: start writeback of a range without waiting.
 static inline int CShareLinux_start_writeback(int fd, int64_t offset, int64_t length) {
     return (int)syscall(SYS_sync_file_range, fd, offset, length, 2 /* SYNC_FILE_RANGE_WRITE */);
+}
+
+/// pipe2(2) with O_CLOEXEC: both ends close on exec, with no window for another thread's spawn.
+static inline int CShareLinux_pipe_cloexec(int fds[2]) {
+    return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
 
 /// posix_spawn_file_actions_addchdir_np(3): the child changes to `path` before it runs.

@@ -1,4 +1,5 @@
 internal import CShareArchive
+internal import CShareLinux
 import Foundation
 
 #if canImport(Glibc)

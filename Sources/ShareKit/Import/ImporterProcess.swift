@@ -87,10 +87,10 @@ enum ImporterProcess {
         }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
-        guard pipe2(&outPipe, O_CLOEXEC) == 0 else {
+        guard CShareLinux_pipe_cloexec(&outPipe) == 0 else {
             return Result(termination: .couldNotStart(POSIX.errorText()), stdout: "", stderr: "")
         }
-        guard pipe2(&errPipe, O_CLOEXEC) == 0 else {
+        guard CShareLinux_pipe_cloexec(&errPipe) == 0 else {
             let reason = POSIX.errorText()
             close(outPipe[0])
             close(outPipe[1])
