@@ -244,6 +244,7 @@ run_tar() {
 # The rounds.
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+FREE_BEFORE=$(awk '/^MemFree:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
 BENCH_STARTED=$(now)
 for round in $(seq "$ROUNDS"); do
     mkdir -p "$WORK/r$round"
@@ -339,7 +340,8 @@ echo
 echo "Each time runs from starting the sending side until the receiving side is done; for share, until"
 echo "'share send' exits after the receiver confirmed a durable commit (syncfs). '; sync' rows add a"
 echo "following 'sync -f' (syncfs of the receiving filesystem) to the reference's time. MB/s = 10^6 bytes/s."
-echo "socat runs with -b $SOCAT_BUFFER. Load average before / after: $LOAD_BEFORE / $LOAD_AFTER."
+echo "socat runs with -b $SOCAT_BUFFER. Load average before / after: $LOAD_BEFORE / $LOAD_AFTER;"
+echo "free memory before: $FREE_BEFORE GiB (the inputs and outputs add ~10 GiB of page cache)."
 if awk -v l="${LOAD_BEFORE%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
     echo "NOTE: the machine was busy when the benchmark started (load $LOAD_BEFORE on $(nproc) cores): share uses"
     echo "both cores on each side (4 busy threads on loopback), so it loses more than the references do."
