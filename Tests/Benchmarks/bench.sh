@@ -36,16 +36,17 @@ SHARE=$(cd "$(dirname "$SHARE")" && pwd)/$(basename "$SHARE")
 
 mkdir -p "$BENCH_DIR"
 WORK=$(mktemp -d "$BENCH_DIR/run.XXXXXX")
-# The one background server running now (a `timeout`, which ends its whole process group when it
-# is ended), or empty. Cleared as soon as it has been waited for, so no reused pid is ever signalled.
+# The receiving side and the sending side running now, each a `timeout` (which ends its whole
+# process group when it is ended), or empty. Cleared as soon as they have been waited for, so no
+# reused pid is ever signalled. Both run in the background and are waited for with `wait`, so an
+# INT or TERM to this script is handled at once instead of after the transfer.
 SERVER_PID=
+CLIENT_PID=
 
 cleanup() {
     local status=$?
-    if [ -n "$SERVER_PID" ]; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    for pid in $CLIENT_PID $SERVER_PID; do kill "$pid" 2>/dev/null || true; done
+    for pid in $CLIENT_PID $SERVER_PID; do wait "$pid" 2>/dev/null || true; done
     if [ -n "${KEEP_WORK:-}" ]; then
         echo "bench: kept $WORK" >&2
     else
@@ -58,6 +59,16 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 fail() { echo "bench: $*" >&2; exit 1; }
+
+# Runs a sending command in the background and waits for it; returns its exit status.
+run_client() {
+    "$@" 0<&0 &    # keep the caller's stdin (without a redirection, `&` would give it /dev/null)
+    CLIENT_PID=$!
+    local status=0
+    wait "$CLIENT_PID" || status=$?
+    CLIENT_PID=
+    return "$status"
+}
 now() { echo "${EPOCHREALTIME/,/.}"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 note() { printf '%s\n' "$*" >&2; }
@@ -145,7 +156,7 @@ run_share() {
     [ -n "$port" ] || fail "share receive did not start: $(cat "$log" "$log.err")"
     t0=$(now)
     local sender_status=0
-    SHARE_CONFIG_DIR=$WORK/id-sender timeout $STEP_TIMEOUT /usr/bin/time -v -o "$stime" \
+    SHARE_CONFIG_DIR=$WORK/id-sender run_client timeout $STEP_TIMEOUT /usr/bin/time -v -o "$stime" \
         "$SHARE" send "$input" --to "127.0.0.1:$port" --json > "$slog" 2> "$slog.err" || sender_status=$?
     t1=$(now)
     wait "$SERVER_PID" || true
@@ -191,7 +202,7 @@ run_openssl() {
     t0=$(now)
     # -nocommands: a line of data starting with R, Q or k is data, not a command;
     # -no_ign_eof: end of the input ends the session (close_notify), which ends s_server.
-    timeout $STEP_TIMEOUT openssl s_client -connect "127.0.0.1:$port" -tls1_3 -quiet -no_ign_eof -nocommands \
+    run_client timeout $STEP_TIMEOUT openssl s_client -connect "127.0.0.1:$port" -tls1_3 -quiet -no_ign_eof -nocommands \
         < "$SRC/file/big.bin" > /dev/null 2> "$dest.client.err" || fail "openssl s_client failed: $(cat "$dest.client.err")"
     local server_status=0
     wait "$SERVER_PID" || server_status=$?
@@ -222,7 +233,7 @@ run_tar() {
         [ "$attempt" = 3 ] && fail "socat did not start: $(cat "$dest.receiver.err")"
     done
     t0=$(now)
-    timeout $STEP_TIMEOUT bash -c 'tar -c -C "$1" "$2" | socat -u -b "$3" STDIN "TCP:127.0.0.1:$4"' \
+    run_client timeout $STEP_TIMEOUT bash -c 'tar -c -C "$1" "$2" | socat -u -b "$3" STDIN "TCP:127.0.0.1:$4"' \
         _ "$source_dir" "$name" "$SOCAT_BUFFER" "$port" 2> "$dest.sender.err" || fail "tar | socat failed: $(cat "$dest.sender.err")"
     local receiver_status=0
     wait "$SERVER_PID" || receiver_status=$?
