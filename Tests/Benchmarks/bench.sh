@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# `make bench`: share against plain tools on loopback, measured in one run on this machine.
+#
+#   1. one 1 GiB file:  share  |  openssl s_client -> s_server (TLS 1.3)  |  tar | socat
+#   2. a tree of 10,000 files of 1-16 KiB (one bundle):  share  |  tar | socat
+#   3. peak RSS of the share sender and receiver in every share run
+#
+# share makes what it received durable (syncfs) before it reports success; the references do not.
+# Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
+# a following `sync -f` (syncfs of the receiving filesystem, as share does) returns ("durable").
+# Ratios use the durable time. Every measurement runs ROUNDS times (default 3) into fresh folders,
+# and the table shows the median. Round order is interleaved so slow phases of a shared disk hit
+# every tool alike.
+#
+# A benchmark, not a test: missed aims are reported, not failed. It fails only when a transfer
+# fails or delivers wrong bytes.
+#
+# Environment: SHARE (the binary, default .build/release/share), ROUNDS (default 3),
+# BENCH_DIR (parent of the scratch folder, default ./bench-out; it is deleted at the end).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SHARE=${SHARE:-$PWD/.build/release/share}
+ROUNDS=${ROUNDS:-3}
+BENCH_DIR=${BENCH_DIR:-$PWD/bench-out}
+BIG_BYTES=$((1 << 30))
+TREE_FILES=10000
+STEP_TIMEOUT=300            # seconds any one transfer may take before it is ended
+SOCAT_BUFFER=262144         # socat -b: 256 KiB reads and writes instead of its 8 KiB default
+
+for tool in openssl socat tar perl ss sync cmp /usr/bin/time timeout; do
+    command -v "$tool" >/dev/null || { echo "bench: '$tool' is missing (run 'make deps')" >&2; exit 1; }
+done
+[ -x "$SHARE" ] || { echo "bench: $SHARE is missing (run 'make release')" >&2; exit 1; }
+SHARE=$(cd "$(dirname "$SHARE")" && pwd)/$(basename "$SHARE")
+
+mkdir -p "$BENCH_DIR"
+WORK=$(mktemp -d "$BENCH_DIR/run.XXXXXX")
+# The receiving side and the sending side running now, each a `timeout` (which ends its whole
+# process group when it is ended), or empty. Cleared as soon as they have been waited for, so no
+# reused pid is ever signalled. Both run in the background and are waited for with `wait`, so an
+# INT or TERM to this script is handled at once instead of after the transfer.
+SERVER_PID=
+CLIENT_PID=
+
+cleanup() {
+    local status=$?
+    for pid in $CLIENT_PID $SERVER_PID; do kill "$pid" 2>/dev/null || true; done
+    for pid in $CLIENT_PID $SERVER_PID; do wait "$pid" 2>/dev/null || true; done
+    if [ -n "${KEEP_WORK:-}" ]; then
+        echo "bench: kept $WORK" >&2
+    else
+        rm -rf "$WORK"
+        rmdir "$BENCH_DIR" 2>/dev/null || true
+    fi
+    exit $status
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() { echo "bench: $*" >&2; exit 1; }
+
+# Runs a sending command in the background and waits for it; returns its exit status.
+run_client() {
+    "$@" 0<&0 &    # keep the caller's stdin (without a redirection, `&` would give it /dev/null)
+    CLIENT_PID=$!
+    local status=0
+    wait "$CLIENT_PID" || status=$?
+    CLIENT_PID=
+    return "$status"
+}
+now() { echo "${EPOCHREALTIME/,/.}"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+note() { printf '%s\n' "$*" >&2; }
+
+# A TCP port nobody listens on, from a range outside the usual ephemeral ports' start.
+free_port() {
+    local port
+    for _ in $(seq 200); do
+        port=$((20000 + RANDOM % 20000))
+        [ -z "$(ss -Htln "sport = :$port")" ] && { echo "$port"; return; }
+    done
+    fail "no free TCP port found"
+}
+
+# Waits until something listens on 127.0.0.1:$1 (the server was started by us as pid $2).
+wait_listening() {
+    for _ in $(seq 200); do
+        ss -Htln "sport = :$1" | grep -q . && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.02
+    done
+    return 1
+}
+
+# "Maximum resident set size (kbytes)" from a `/usr/bin/time -v` report.
+peak_rss_kib() { sed -n 's/.*Maximum resident set size (kbytes): *//p' "$1"; }
+
+# User + system CPU seconds from a `/usr/bin/time -v` report.
+cpu_seconds() {
+    awk -F': *' '/User time \(seconds\)|System time \(seconds\)/ { t += $2 } END { printf "%.2f", t }' "$1"
+}
+
+sum_file_sizes() { find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
+
+# ---------------------------------------------------------------------------------------------
+# Inputs, made once per run.
+
+SRC=$WORK/src
+mkdir -p "$SRC/file" "$WORK/id-sender" "$WORK/id-receiver" "$WORK/tls"
+note "bench: scratch folder $WORK"
+note "bench: making the inputs (1 GiB file, $TREE_FILES-file tree, TLS key)"
+# Deterministic, incompressible bytes: AES-128-CTR of zeros under a fixed key.
+head -c "$BIG_BYTES" /dev/zero |
+    openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 0 > "$SRC/file/big.bin" 2>/dev/null
+[ "$(stat -c %s "$SRC/file/big.bin")" = "$BIG_BYTES" ] || fail "could not make the 1 GiB input"
+TREE_BYTES=$(perl Tests/Benchmarks/make-tree.pl "$SRC/tree" "$TREE_FILES")
+[ "$(find "$SRC/tree" -type f | wc -l)" = "$TREE_FILES" ] || fail "could not make the tree"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=bench \
+    -keyout "$WORK/tls/key.pem" -out "$WORK/tls/cert.pem" 2>/dev/null
+mkfifo "$WORK/tls/stdin"    # s_server's stdin: opened read-write, it never reaches end of file
+SHARE_CONFIG_DIR=$WORK/id-sender "$SHARE" identity >/dev/null      # first use makes the keys
+SHARE_CONFIG_DIR=$WORK/id-receiver "$SHARE" identity >/dev/null
+
+# Results: one line per measurement in $WORK/results: workload tool round seconds durable extra...
+RESULTS=$WORK/results
+: > "$RESULTS"
+SENDER_FAILURES=0
+
+# ---------------------------------------------------------------------------------------------
+# One transfer of each kind. $1 workload (file|tree), $2 round number.
+
+run_share() {
+    local workload=$1 round=$2 input dest log rtime stime slog port t0 t1 expected_files expected_bytes
+    dest=$WORK/r$round/share-$workload
+    mkdir -p "$dest"
+    log=$WORK/r$round/share-$workload.receiver.json
+    rtime=$WORK/r$round/share-$workload.receiver.time
+    stime=$WORK/r$round/share-$workload.sender.time
+    slog=$WORK/r$round/share-$workload.sender.json
+    if [ "$workload" = file ]; then
+        input=$SRC/file/big.bin expected_files=1 expected_bytes=$BIG_BYTES
+    else
+        input=$SRC/tree expected_files=$TREE_FILES expected_bytes=$TREE_BYTES
+    fi
+    sync
+    SHARE_CONFIG_DIR=$WORK/id-receiver timeout $STEP_TIMEOUT /usr/bin/time -v -o "$rtime" \
+        "$SHARE" receive --port 0 --dir "$dest" --accept all --once --json > "$log" 2> "$log.err" &
+    SERVER_PID=$!
+    for _ in $(seq 500); do
+        grep -q '"port"' "$log" 2>/dev/null && break
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.02
+    done
+    port=$(sed -n 's/.*"event":"listening".*"port":\([0-9]*\).*/\1/p' "$log" | head -n 1)
+    [ -n "$port" ] || fail "share receive did not start: $(cat "$log" "$log.err")"
+    t0=$(now)
+    local sender_status=0
+    SHARE_CONFIG_DIR=$WORK/id-sender run_client timeout $STEP_TIMEOUT /usr/bin/time -v -o "$stime" \
+        "$SHARE" send "$input" --to "127.0.0.1:$port" --json > "$slog" 2> "$slog.err" || sender_status=$?
+    t1=$(now)
+    wait "$SERVER_PID" || true
+    SERVER_PID=
+    grep -q '"event":"received"' "$log" ||
+        fail "share $workload round $round: nothing received: $(cat "$log" "$log.err" "$slog" "$slog.err")"
+    # The data must be there whatever the sender said.
+    local got_files got_bytes
+    got_files=$(find "$dest" -type f | wc -l)
+    got_bytes=$(sum_file_sizes "$dest")
+    [ "$got_files" = "$expected_files" ] && [ "$got_bytes" = "$expected_bytes" ] ||
+        fail "share $workload round $round: received $got_files files, $got_bytes bytes"
+    if [ "$workload" = file ]; then
+        cmp -s "$input" "$dest/big.bin" || fail "share file round $round: the received bytes differ"
+    fi
+    if [ "$sender_status" != 0 ] || ! grep -q '"ok":true' "$slog"; then
+        SENDER_FAILURES=$((SENDER_FAILURES + 1))
+        note "bench: share send reported a failure although the receiver committed everything: $(cat "$slog")"
+    fi
+    local seconds
+    seconds=$(elapsed "$t0" "$t1")
+    echo "$workload share $round $seconds $seconds $(peak_rss_kib "$stime") $(peak_rss_kib "$rtime")" \
+        "$(cpu_seconds "$stime") $(cpu_seconds "$rtime")" >> "$RESULTS"
+}
+
+run_openssl() {
+    local round=$1 dest port t0 t1 t2 attempt
+    dest=$WORK/r$round/openssl-file
+    mkdir -p "$dest"
+    sync
+    for attempt in 1 2 3; do
+        port=$(free_port)
+        timeout $STEP_TIMEOUT openssl s_server -accept "127.0.0.1:$port" -naccept 1 -tls1_3 -quiet \
+            -key "$WORK/tls/key.pem" -cert "$WORK/tls/cert.pem" \
+            0<> "$WORK/tls/stdin" > "$dest/big.bin" 2> "$dest.server.err" &
+        SERVER_PID=$!
+        wait_listening "$port" "$SERVER_PID" && break
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=
+        [ "$attempt" = 3 ] && fail "openssl s_server did not start: $(cat "$dest.server.err")"
+    done
+    t0=$(now)
+    # -nocommands: a line of data starting with R, Q or k is data, not a command;
+    # -no_ign_eof: end of the input ends the session (close_notify), which ends s_server.
+    run_client timeout $STEP_TIMEOUT openssl s_client -connect "127.0.0.1:$port" -tls1_3 -quiet -no_ign_eof -nocommands \
+        < "$SRC/file/big.bin" > /dev/null 2> "$dest.client.err" || fail "openssl s_client failed: $(cat "$dest.client.err")"
+    local server_status=0
+    wait "$SERVER_PID" || server_status=$?
+    SERVER_PID=
+    [ "$server_status" = 0 ] || fail "openssl s_server failed: $(cat "$dest.server.err")"
+    t1=$(now)
+    sync -f "$dest/big.bin"
+    t2=$(now)
+    cmp -s "$SRC/file/big.bin" "$dest/big.bin" || fail "openssl round $round: the received bytes differ"
+    echo "file openssl $round $(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")" >> "$RESULTS"
+}
+
+run_tar() {
+    local workload=$1 round=$2 dest port t0 t1 t2 attempt source_dir name
+    dest=$WORK/r$round/tar-$workload
+    mkdir -p "$dest"
+    if [ "$workload" = file ]; then source_dir=$SRC/file name=big.bin; else source_dir=$SRC name=tree; fi
+    sync
+    for attempt in 1 2 3; do
+        port=$(free_port)
+        timeout $STEP_TIMEOUT bash -c 'socat -u -b "$1" "TCP-LISTEN:$2,bind=127.0.0.1,reuseaddr" STDOUT | tar -x -C "$3"' \
+            _ "$SOCAT_BUFFER" "$port" "$dest" 2> "$dest.receiver.err" &
+        SERVER_PID=$!
+        wait_listening "$port" "$SERVER_PID" && break
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=
+        [ "$attempt" = 3 ] && fail "socat did not start: $(cat "$dest.receiver.err")"
+    done
+    t0=$(now)
+    run_client timeout $STEP_TIMEOUT bash -c 'tar -c -C "$1" "$2" | socat -u -b "$3" STDIN "TCP:127.0.0.1:$4"' \
+        _ "$source_dir" "$name" "$SOCAT_BUFFER" "$port" 2> "$dest.sender.err" || fail "tar | socat failed: $(cat "$dest.sender.err")"
+    local receiver_status=0
+    wait "$SERVER_PID" || receiver_status=$?
+    SERVER_PID=
+    [ "$receiver_status" = 0 ] || fail "socat | tar -x failed: $(cat "$dest.receiver.err")"
+    t1=$(now)
+    sync -f "$dest"
+    t2=$(now)
+    if [ "$workload" = file ]; then
+        cmp -s "$SRC/file/big.bin" "$dest/big.bin" || fail "tar file round $round: the received bytes differ"
+    else
+        [ "$(find "$dest/tree" -type f | wc -l)" = "$TREE_FILES" ] && [ "$(sum_file_sizes "$dest/tree")" = "$TREE_BYTES" ] ||
+            fail "tar tree round $round: the received tree is incomplete"
+    fi
+    echo "$workload tar $round $(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")" >> "$RESULTS"
+}
+
+# ---------------------------------------------------------------------------------------------
+# The rounds.
+
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+FREE_BEFORE=$(awk '/^MemFree:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
+BENCH_STARTED=$(now)
+for round in $(seq "$ROUNDS"); do
+    mkdir -p "$WORK/r$round"
+    note "bench: round $round of $ROUNDS"
+    run_share file "$round"
+    run_openssl "$round"
+    run_tar file "$round"
+    run_share tree "$round"
+    run_tar tree "$round"
+done
+BENCH_SECONDS=$(elapsed "$BENCH_STARTED" "$(now)")
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---------------------------------------------------------------------------------------------
+# The table. Columns of $RESULTS: 1 workload, 2 tool, 3 round, 4 as-is seconds, 5 durable seconds,
+# and for share 6/7 sender/receiver peak RSS (KiB), 8/9 sender/receiver CPU seconds.
+
+values() { awk -v w="$1" -v t="$2" -v c="$3" '$1 == w && $2 == t { print $c }' "$RESULTS"; }
+median() {
+    values "$@" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+maximum() { values "$@" | sort -g | tail -n 1; }
+all_rounds() { values "$@" | awk '{ printf "%s%.2f", (NR > 1 ? " / " : ""), $1 }'; }
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }
+per_second() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }'; }
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { if [ "$1" = 1 ]; then echo "met"; else echo "MISSED"; fi; }
+
+# One table row: label, workload, tool, column (4 as-is, 5 durable), durable?
+file_row() {
+    local seconds
+    seconds=$(median "$2" "$3" "$4")
+    printf '| %-42s | %7s | %5s | %-7s | %-20s |\n' "$1" "$seconds" "$(mbps "$BIG_BYTES" "$seconds")" "$5" \
+        "$(all_rounds "$2" "$3" "$4")"
+}
+tree_row() {
+    local seconds
+    seconds=$(median "$2" "$3" "$4")
+    printf '| %-42s | %7s | %7s | %5s | %-7s | %-20s |\n' "$1" "$seconds" "$(per_second "$TREE_FILES" "$seconds")" \
+        "$(mbps "$TREE_BYTES" "$seconds")" "$5" "$(all_rounds "$2" "$3" "$4")"
+}
+
+echo
+echo "## share benchmark: loopback, $(nproc) cores, median of $ROUNDS rounds ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+echo
+echo "### 1. One 1 GiB file ($BIG_BYTES bytes)"
+echo
+printf '| %-42s | %7s | %5s | %-7s | %-20s |\n' "path" "seconds" "MB/s" "durable" "each round (s)"
+printf '| %-42s | %7s | %5s | %-7s | %-20s |\n' "----" "------:" "----:" "-------" "--------------"
+file_row "share send -> share receive" file share 5 yes
+file_row "openssl s_client -> s_server > file" file openssl 4 no
+file_row "openssl s_client -> s_server > file; sync" file openssl 5 yes
+file_row "tar+socat -> socat+tar -x" file tar 4 no
+file_row "tar+socat -> socat+tar -x; sync" file tar 5 yes
+echo
+echo "### 2. A tree of $TREE_FILES files of 1-16 KiB ($(awk -v b="$TREE_BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB) in 100 folders, sent as one bundle"
+echo
+printf '| %-42s | %7s | %7s | %5s | %-7s | %-20s |\n' "path" "seconds" "files/s" "MB/s" "durable" "each round (s)"
+printf '| %-42s | %7s | %7s | %5s | %-7s | %-20s |\n' "----" "------:" "------:" "----:" "-------" "--------------"
+tree_row "share send -> share receive" tree share 5 yes
+tree_row "tar+socat -> socat+tar -x" tree tar 4 no
+tree_row "tar+socat -> socat+tar -x; sync" tree tar 5 yes
+echo
+echo "### 3. share's peak RSS and CPU time (median of $ROUNDS rounds; RSS also the largest)"
+echo
+printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "transfer" "sender RSS (MiB)" "receiver RSS (MiB)" "sender CPU (s)" "receiver CPU (s)"
+printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "--------" "----------------" "------------------" "--------------" "----------------"
+for workload in file tree; do
+    printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "$([ $workload = file ] && echo "1 GiB file" || echo "10k-file tree")" \
+        "$(mib "$(median $workload share 6)") (largest $(mib "$(maximum $workload share 6)"))" \
+        "$(mib "$(median $workload share 7)") (largest $(mib "$(maximum $workload share 7)"))" \
+        "$(median $workload share 8)" "$(median $workload share 9)"
+done
+echo
+
+file_ratio=$(ratio "$(median file openssl 5)" "$(median file share 5)")   # share MB/s / openssl MB/s
+tree_ratio=$(ratio "$(median tree share 5)" "$(median tree tar 5)")       # share time / tar time
+rss_max=$( (maximum file share 6; maximum file share 7; maximum tree share 6; maximum tree share 7) | sort -g | tail -n 1)
+aim_row() { printf '| %-50s | %-20s | %-6s |\n' "$@"; }
+echo "### Aims (against the durable references)"
+echo
+aim_row "aim" "measured" "result"
+aim_row "---" "--------" "------"
+aim_row "1 GiB: share MB/s >= 0.8 x (openssl; sync) MB/s" "$file_ratio x" \
+    "$(verdict "$(awk -v r="$file_ratio" 'BEGIN { print (r >= 0.8) }')")"
+aim_row "10k files: share time <= 2 x (tar+socat; sync)" "$tree_ratio x" \
+    "$(verdict "$(awk -v r="$tree_ratio" 'BEGIN { print (r <= 2) }')")"
+aim_row "peak RSS < 64 MiB on each side" "largest $(mib "$rss_max") MiB" \
+    "$(verdict "$(awk -v k="$rss_max" 'BEGIN { print (k < 65536) }')")"
+echo
+echo "Each time runs from starting the sending side until the receiving side is done; for share, until"
+echo "'share send' exits after the receiver confirmed a durable commit (syncfs). '; sync' rows add a"
+echo "following 'sync -f' (syncfs of the receiving filesystem) to the reference's time. MB/s = 10^6 bytes/s."
+echo "socat runs with -b $SOCAT_BUFFER. Load average before / after: $LOAD_BEFORE / $LOAD_AFTER;"
+echo "free memory before: $FREE_BEFORE GiB (the inputs and outputs add ~10 GiB of page cache)."
+if awk -v l="${LOAD_BEFORE%% *}" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
+    echo "NOTE: the machine was busy when the benchmark started (load $LOAD_BEFORE on $(nproc) cores): share uses"
+    echo "both cores on each side (4 busy threads on loopback), so it loses more than the references do."
+fi
+if [ "$SENDER_FAILURES" -gt 0 ]; then
+    echo
+    echo "WARNING: in $SENDER_FAILURES share run(s) 'share send' reported a failure although the receiver had"
+    echo "committed every byte (checked above); the times are still those of complete, durable transfers."
+fi
+echo
+echo "Whole benchmark: ${BENCH_SECONDS%.*} s."
