@@ -90,6 +90,12 @@ public indirect enum JSONText: Hashable, Sendable {
 
     private static func writeString(_ value: String, into out: inout String) {
         out += "\""
+        // Most strings (paths, hex digests) need no escaping: copy them whole.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += value
+            out += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `push` blocks while the queue is over its budget (unless it is empty, so one oversized element
 /// still passes): that back-pressure is what keeps a fast network from filling memory when the
-/// disk is slow, and a fast disk from reading a whole file ahead of the network.
+/// disk is slow, and a fast disk from reading a whole file ahead of the network. A side is woken
+/// only when it is actually waiting, so a steady stream costs no futex calls.
 final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property is guarded by `condition`.
     private let condition = NSCondition()
@@ -14,6 +15,8 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var head = 0
     private var cost = 0
     private var isClosed = false
+    private var waitingProducers = 0
+    private var waitingConsumers = 0
     private let maxCost: Int
 
     /// Creates a queue that holds at most `maxCost` (plus one element).
@@ -24,11 +27,15 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func push(_ element: Element, cost elementCost: Int = 1) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !isClosed && cost > 0 && cost + elementCost > maxCost { condition.wait() }
+        while !isClosed && cost > 0 && cost + elementCost > maxCost {
+            waitingProducers += 1
+            condition.wait()
+            waitingProducers -= 1
+        }
         if isClosed { return false }
         items.append((element, elementCost))
         cost += elementCost
-        condition.broadcast()
+        if waitingConsumers > 0 { condition.broadcast() }
         return true
     }
 
@@ -36,7 +43,25 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !isClosed { condition.wait() }
+        while head == items.count && !isClosed {
+            waitingConsumers += 1
+            condition.wait()
+            waitingConsumers -= 1
+        }
+        return takeLocked()
+    }
+
+    /// Removes the oldest element, waiting at most until `deadline`; nil when none came (or the
+    /// queue is closed and empty).
+    func pop(before deadline: Date) -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == items.count && !isClosed {
+            waitingConsumers += 1
+            let signalled = condition.wait(until: deadline)
+            waitingConsumers -= 1
+            if !signalled { break }
+        }
         return takeLocked()
     }
 
@@ -45,6 +70,13 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return takeLocked()
+    }
+
+    /// Whether the queue is closed and every element was taken.
+    var isFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isClosed && head == items.count
     }
 
     /// Wakes every waiter; later pushes fail, pops drain what is left.
@@ -75,7 +107,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             items.removeFirst(head)
             head = 0
         }
-        condition.broadcast()
+        if waitingProducers > 0 { condition.broadcast() }
         return element
     }
 }

@@ -38,6 +38,15 @@ final class FileReader: Sendable {
     /// The next chunk if one is ready now; nil when the disk thread is behind or done.
     func nextIfReady() -> Chunk? { queue.tryPop() }
 
+    /// The next chunk if one comes within `wait`; nil otherwise (or after the last file).
+    func next(within wait: Duration) -> Chunk? {
+        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        return queue.pop(before: Date(timeIntervalSinceNow: seconds))
+    }
+
+    /// Whether every chunk has been taken.
+    var isFinished: Bool { queue.isFinished }
+
     /// Stops reading (the network failed).
     func cancel() { queue.cancel() }
 
@@ -64,18 +73,24 @@ final class FileReader: Sendable {
             var remaining = entry.size
             while remaining > 0 {
                 let count = Int(min(remaining, UInt64(Self.chunkSize)))
-                var buffer = [UInt8](repeating: 0, count: count)
-                var filled = 0
-                while filled < count {
-                    let got = buffer.withUnsafeMutableBytes { raw in
-                        POSIX.readSome(fd, UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                var failure: Int?
+                // Read straight into the new array: no zero-filling first.
+                let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+                    var filled = 0
+                    while filled < count {
+                        let got = POSIX.readSome(fd, UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: raw[filled...])))
+                        if got <= 0 {
+                            failure = got
+                            break
+                        }
+                        filled += got
                     }
-                    if got <= 0 {
-                        let reason = got == 0 ? "it became shorter while being sent" : POSIX.errorText(Int32(-got))
-                        queue.push(.failure("cannot read '\(path)': \(reason)"))
-                        return
-                    }
-                    filled += got
+                    initialized = filled
+                }
+                if let got = failure {
+                    let reason = got == 0 ? "it became shorter while being sent" : POSIX.errorText(Int32(-got))
+                    queue.push(.failure("cannot read '\(path)': \(reason)"))
+                    return
                 }
                 buffer.withUnsafeBytes { hasher.update($0) }
                 remaining -= UInt64(count)

@@ -303,9 +303,11 @@ private struct SendRun {
         do throws(TransportError) {
             while true {
                 let chunk: FileReader.Chunk
-                if let ready = reader.nextIfReady() {
+                if let ready = reader.nextIfReady() ?? reader.next(within: .milliseconds(2)) {
+                    // A short wait lets small files that follow each other share one TLS write.
                     chunk = ready
                 } else {
+                    if reader.isFinished { break }
                     // The disk is behind: send what is buffered rather than sit on it.
                     try connection.flush()
                     if !pollReceiver() { return }
