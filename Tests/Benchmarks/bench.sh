@@ -4,6 +4,7 @@
 #   1. one 1 GiB file:  share  |  openssl s_client -> s_server (TLS 1.3)  |  tar | socat
 #   2. a tree of 10,000 files of 1-16 KiB (one bundle):  share  |  tar | socat
 #   3. peak RSS of the share sender and receiver in every share run
+#   4. discovery latency between two simulated LAN hosts (discovery-latency.sh; needs root)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -364,3 +365,5 @@ if [ "$SENDER_FAILURES" -gt 0 ]; then
 fi
 echo
 echo "Whole benchmark: ${BENCH_SECONDS%.*} s."
+echo
+SHARE="$SHARE" Tests/Benchmarks/discovery-latency.sh

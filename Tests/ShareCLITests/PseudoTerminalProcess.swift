@@ -28,6 +28,11 @@ final class PseudoTerminalProcess: @unchecked Sendable {
         try! process.run()
     }
 
+    /// A test that fails before it ends the command must not leave it running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Everything the terminal showed so far.
     var output: String { lock.withLock { String(decoding: buffer, as: UTF8.self) } }
 

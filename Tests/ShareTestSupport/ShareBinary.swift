@@ -100,6 +100,11 @@ public final class RunningShare: @unchecked Sendable {
         }
     }
 
+    /// A test that fails before it stops its process must not leave it running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Output so far.
     public var stdout: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
     /// Errors so far.

@@ -18,8 +18,8 @@ public final class Receiver: Sendable {
     private let limiter: PromptLimiter
     private let finishedAll = DispatchGroup()
 
-    /// Binds the port, prepares TLS, creates the receive folder and the inbox and loads the type
-    /// registry; call ``run()`` to start accepting.
+    /// Binds the port, prepares TLS, and creates the receive folder and the inbox; call ``run()``
+    /// to load the type registry and start accepting.
     /// - Throws: ``TransportError`` when the port cannot be bound; ``ReceiveError`` for an unusable
     ///   receive folder or inbox; ``TLSError`` for an unusable identity.
     public init(configuration: ReceiverConfiguration, identity: Identity, events: ReceiverEvents) throws {
@@ -33,8 +33,6 @@ public final class Receiver: Sendable {
         StagingArea.removeAbandoned(in: configuration.inbox)
         // Staging folders of older versions, and scratch folders of imports across filesystems.
         StagingArea.removeAbandoned(in: configuration.destination)
-        // The shared-mime-info database is read now rather than at the first transfer.
-        _ = configuration.registry.current()
         self.configuration = configuration
         self.identity = identity
         self.events = events
@@ -45,6 +43,9 @@ public final class Receiver: Sendable {
 
     /// Accepts connections until ``stop()``; blocks the calling thread.
     public func run() {
+        // The shared-mime-info database is read now rather than at the first transfer, but after
+        // the caller had the chance to publish the port (discovery does not wait for it).
+        _ = configuration.registry.current()
         while true {
             let socket: TCPSocket?
             do {
