@@ -183,6 +183,9 @@ public final class SecureConnection {
         }
     }
 
+    /// Whether ``receive()`` can return a frame without reading from the network.
+    public var hasBufferedFrame: Bool { decoder.hasCompleteFrame }
+
     /// Returns a frame if one is already buffered or can be read without waiting; nil otherwise.
     public func receiveIfReady() throws(ConnectionError) -> Frame? {
         do {

@@ -28,6 +28,16 @@ public struct FrameDecoder: Sendable {
     /// Bytes received but not yet returned as frames.
     public var bufferedByteCount: Int { end - start }
 
+    /// Whether a whole frame (or a header that ``next()`` will refuse) is buffered, so that
+    /// ``next()`` returns or throws without more bytes.
+    public var hasCompleteFrame: Bool {
+        guard end - start >= FrameType.headerSize else { return false }
+        var length = 0
+        for index in (start + 1)..<(start + 5) { length = length << 8 | Int(storage[index]) }
+        guard let type = FrameType(rawValue: storage[start]), length <= type.maxPayload else { return true }
+        return end - start >= FrameType.headerSize + length
+    }
+
     /// Adds received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }

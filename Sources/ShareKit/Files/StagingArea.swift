@@ -117,7 +117,11 @@ final class StagingArea {
 
     /// Creates the file at `path` (it must not exist) and returns its descriptor.
     func createFile(_ path: String) throws(ReceiveError) -> Int32 {
-        let fd = CShareLinux_openat_beneath(areaFD, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // The parent was opened beneath the area without following links (and is reused for the
+        // files that follow in the same folder); the name is one validated component, created
+        // exclusively without following a link.
+        let (parentFD, name) = try parentDirectory(of: path)
+        let fd = openat(parentFD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw .storageFailed(operation: "creating", path: path, reason: POSIX.errorText())
         }

@@ -27,12 +27,19 @@ final class FileWriter: Sendable {
         case finish
     }
 
+    /// Operations are handed over in batches of about this many bytes (or operations), so the
+    /// threads meet once per batch rather than three times per small file.
+    static let batchBytes = 256 << 10
+    static let batchOperations = 256
+
     /// Bytes of content allowed in flight between the threads.
     static let queueBudget = 8 << 20
     /// Start kernel writeback after this many bytes of a file, so the final sync has little left.
     static let writebackInterval: Int64 = 16 << 20
 
-    private let queue = BoundedQueue<Operation>(maxCost: FileWriter.queueBudget)
+    private let queue = BoundedQueue<[Operation]>(maxCost: FileWriter.queueBudget)
+    /// Operations collected on the network thread, not yet handed over.
+    private let pending = Mutex<(operations: [Operation], bytes: Int)>(([], 0))
     private let state: Mutex<(failure: Failure?, digests: [[UInt8]], written: Int64)>
     private let done = DispatchSemaphore(value: 0)
     // The staging area and manifest are used by the disk thread only, between `start` and `finish`.
@@ -56,13 +63,33 @@ final class FileWriter: Sendable {
     /// Bytes written to disk so far.
     var bytesWritten: Int64 { state.withLock { $0.written } }
 
-    func open(fileIndex: Int) { queue.push(.open(fileIndex: fileIndex)) }
-    func write(_ bytes: [UInt8]) { queue.push(.write(bytes), cost: bytes.count) }
-    func close(fileIndex: Int, expected: [UInt8]) { queue.push(.close(fileIndex: fileIndex, expected: expected)) }
+    func open(fileIndex: Int) { add(.open(fileIndex: fileIndex), cost: 0) }
+    func write(_ bytes: [UInt8]) { add(.write(bytes), cost: bytes.count) }
+    func close(fileIndex: Int, expected: [UInt8]) { add(.close(fileIndex: fileIndex, expected: expected), cost: 0) }
+
+    /// Hands over what was collected; the network thread calls it before it waits for more data.
+    func flush() {
+        let batch = pending.withLock { pending in
+            defer { pending = ([], 0) }
+            return pending
+        }
+        guard !batch.operations.isEmpty else { return }
+        queue.push(batch.operations, cost: max(batch.bytes, 1))
+    }
+
+    private func add(_ operation: Operation, cost: Int) {
+        let full = pending.withLock { pending in
+            pending.operations.append(operation)
+            pending.bytes += cost
+            return pending.bytes >= Self.batchBytes || pending.operations.count >= Self.batchOperations
+        }
+        if full { flush() }
+    }
 
     /// Waits until everything queued is written; returns each file's verified SHA-256, or the failure.
     func finish() -> Result<[[UInt8]], Failure> {
-        queue.push(.finish)
+        add(.finish, cost: 0)
+        flush()
         done.wait()
         return state.withLock { state in
             if let failure = state.failure { return .failure(failure) }
@@ -89,7 +116,8 @@ final class FileWriter: Sendable {
             state.withLock { if $0.failure == nil { $0.failure = failure } }
             queue.cancel()
         }
-        while let operation = queue.pop() {
+        while let batch = queue.pop() {
+            for operation in batch {
             switch operation {
             case .open(let index):
                 let current = manifest.entries[manifest.fileEntryIndices[index]]
@@ -139,6 +167,7 @@ final class FileWriter: Sendable {
                 state.withLock { $0.digests.append(digest) }
             case .finish:
                 return
+            }
             }
         }
     }

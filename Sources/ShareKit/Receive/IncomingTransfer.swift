@@ -89,6 +89,8 @@ struct IncomingTransfer {
                 continue
             }
             perform(session.receive(frame))
+            // About to wait for the network: hand the disk thread what this read brought.
+            if !connection.hasBufferedFrame { writer?.flush() }
             if !finished, let failure = writer?.failure {
                 perform(session.fail(peerError(for: failure)))
             }

@@ -15,7 +15,13 @@ final class FileReader: Sendable {
         case data(fileIndex: Int, bytes: [UInt8])
         case end(fileIndex: Int, sha256: [UInt8])
         case failure(String)
+        /// Several steps handed over at once (small files), so the threads meet once per batch.
+        case batch([Chunk])
     }
+
+    /// Small steps are handed over together once they reach this many bytes (or steps).
+    static let batchBytes = 256 << 10
+    static let batchSteps = 256
 
     /// Bytes read ahead of the network.
     static let queueBudget = 8 << 20
@@ -51,7 +57,11 @@ final class FileReader: Sendable {
     func cancel() { queue.cancel() }
 
     private func run() {
-        defer { queue.close() }
+        var batch = Batcher(queue: queue)
+        defer {
+            batch.flush()
+            queue.close()
+        }
         let manifest = prepared.manifest
         for (index, entryIndex) in manifest.fileEntryIndices.enumerated() {
             let entry = manifest.entries[entryIndex]
@@ -59,13 +69,13 @@ final class FileReader: Sendable {
             let flags = O_RDONLY | O_CLOEXEC | (prepared.followLinks[index] ? 0 : O_NOFOLLOW)
             let fd = open(path, flags)
             guard fd >= 0 else {
-                queue.push(.failure("cannot read '\(path)': \(POSIX.errorText())"))
+                batch.add(.failure("cannot read '\(path)': \(POSIX.errorText())"), cost: 1)
                 return
             }
             defer { close(fd) }
             var info = stat()
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, UInt64(info.st_size) == entry.size else {
-                queue.push(.failure("'\(path)' changed after it was offered; send it again"))
+                batch.add(.failure("'\(path)' changed after it was offered; send it again"), cost: 1)
                 return
             }
             if entry.size > UInt64(Self.chunkSize) { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
@@ -89,18 +99,46 @@ final class FileReader: Sendable {
                 }
                 if let got = failure {
                     let reason = got == 0 ? "it became shorter while being sent" : POSIX.errorText(Int32(-got))
-                    queue.push(.failure("cannot read '\(path)': \(reason)"))
+                    batch.add(.failure("cannot read '\(path)': \(reason)"), cost: 1)
                     return
                 }
                 buffer.withUnsafeBytes { hasher.update($0) }
                 remaining -= UInt64(count)
-                if !queue.push(.data(fileIndex: index, bytes: buffer), cost: count) { return }
+                if !batch.add(.data(fileIndex: index, bytes: buffer), cost: count) { return }
             }
             if fstat(fd, &info) != 0 || UInt64(info.st_size) != entry.size {
-                queue.push(.failure("'\(path)' changed while being sent; send it again"))
+                batch.add(.failure("'\(path)' changed while being sent; send it again"), cost: 1)
                 return
             }
-            if !queue.push(.end(fileIndex: index, sha256: hasher.finalize())) { return }
+            if !batch.add(.end(fileIndex: index, sha256: hasher.finalize()), cost: 1) { return }
+        }
+    }
+
+    /// Collects steps and hands them to the queue in batches.
+    private struct Batcher {
+        let queue: BoundedQueue<Chunk>
+        var steps: [Chunk] = []
+        var bytes = 0
+
+        /// Adds a step; returns false once the queue is closed (the network gave up).
+        @discardableResult
+        mutating func add(_ chunk: Chunk, cost: Int) -> Bool {
+            steps.append(chunk)
+            bytes += cost
+            if bytes >= FileReader.batchBytes || steps.count >= FileReader.batchSteps { return flush() }
+            if case .failure = chunk { return flush() }
+            return true
+        }
+
+        /// Hands over what was collected.
+        @discardableResult
+        mutating func flush() -> Bool {
+            guard !steps.isEmpty else { return true }
+            let handed = steps.count == 1 ? steps[0] : .batch(steps)
+            let ok = queue.push(handed, cost: max(bytes, 1))
+            steps = []
+            bytes = 0
+            return ok
         }
     }
 }

@@ -314,19 +314,7 @@ private struct SendRun {
                     guard let next = reader.next() else { break }
                     chunk = next
                 }
-                switch chunk {
-                case .data(let index, let bytes):
-                    try connection.enqueueData(fileIndex: UInt32(index), bytes: bytes)
-                    bytesSent += UInt64(bytes.count)
-                case .end(let index, var digest):
-                    if options.corruptDigestOfFile == index { digest[0] ^= 0xFF }
-                    try connection.enqueue(.fileEnd(fileIndex: UInt32(index), sha256: digest))
-                    digests.append(digest)
-                    filesSent = index + 1
-                case .failure(let reason):
-                    perform(session.fail(PeerError(.senderFailed, reason)))
-                    return
-                }
+                guard try frame(chunk) else { return }
                 if connection.pendingOutput == 0 && !pollReceiver() { return }
                 reportProgress(force: false)
             }
@@ -342,6 +330,28 @@ private struct SendRun {
         }
         reportProgress(force: true)
         perform(session.finishedStreaming())
+    }
+
+    /// Turns one step of the reader into frames; false when the reader failed (the transfer ends).
+    private mutating func frame(_ chunk: FileReader.Chunk) throws(TransportError) -> Bool {
+        switch chunk {
+        case .data(let index, let bytes):
+            try connection.enqueueData(fileIndex: UInt32(index), bytes: bytes)
+            bytesSent += UInt64(bytes.count)
+        case .end(let index, var digest):
+            if options.corruptDigestOfFile == index { digest[0] ^= 0xFF }
+            try connection.enqueue(.fileEnd(fileIndex: UInt32(index), sha256: digest))
+            digests.append(digest)
+            filesSent = index + 1
+        case .failure(let reason):
+            perform(session.fail(PeerError(.senderFailed, reason)))
+            return false
+        case .batch(let steps):
+            for step in steps {
+                guard try frame(step) else { return false }
+            }
+        }
+        return true
     }
 
     /// Handles anything the receiver sent meanwhile; returns false when the transfer is over.
