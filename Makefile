@@ -13,7 +13,24 @@ endif
 
 SWIFT ?= swift
 
-.PHONY: all deps build release demo test bench fuzz test-asan test-tsan clean
+# Fuzzing (Tests/Fuzz, docs/SECURITY.md): libFuzzer targets built apart from the normal build, in
+# their own scratch folder, optimized (-O) and with AddressSanitizer. `--sanitize=fuzzer` tells
+# SwiftPM to let libFuzzer supply `main`; the instrumentation comes from `-sanitize=fuzzer,address`
+# in one flag, because with two `--sanitize` flags swiftc keeps only one of them.
+FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SCRATCH := .build/fuzz
+FUZZ_WORK ?= .build/fuzz-work
+FUZZ_BUILD = FUZZ=1 $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer \
+             -Xswiftc -sanitize=fuzzer,address
+
+# Sanitizer runs of the whole test suite, each in its own scratch folder (see docs/SECURITY.md).
+SANITIZER_ENV := SWIFT_BACKTRACE=enable=no
+ASAN_OPTIONS_TEST ?= detect_leaks=0
+TSAN_OPTIONS_TEST ?= halt_on_error=0 second_deadlock_stack=1
+
+.PHONY: all deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean
 
 all: build
 
@@ -46,6 +63,26 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) --no-print-directory fuzz-smoke
+
+fuzz-build: deps
+	@for target in $(FUZZ_TARGETS); do \
+	  echo "$(FUZZ_BUILD) --product $$target"; $(FUZZ_BUILD) --product $$target; \
+	done
+
+# Replays each corpus, then fuzzes each target for FUZZ_SECONDS; crashes are kept in FUZZ_WORK.
+fuzz: fuzz-build
+	Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_WORK) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The short run `make test` ends with.
+fuzz-smoke: fuzz-build
+	Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_WORK) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+test-asan: deps
+	$(SANITIZER_ENV) ASAN_OPTIONS=$(ASAN_OPTIONS_TEST) $(SWIFT) test --scratch-path .build/asan --sanitize=address
+
+test-tsan: deps
+	$(SANITIZER_ENV) TSAN_OPTIONS="$(TSAN_OPTIONS_TEST)" $(SWIFT) test --scratch-path .build/tsan --sanitize=thread
 
 bench: release
 	Tests/Benchmarks/bench.sh
