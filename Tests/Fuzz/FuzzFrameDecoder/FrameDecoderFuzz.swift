@@ -50,7 +50,7 @@ enum FrameDecoderFuzz {
     static func decode(_ input: UnsafeBufferPointer<UInt8>, chunking: InputRandom?) -> Outcome {
         var outcome = Outcome()
         var random = chunking
-        var capacity = 1 << 16
+        var capacity = input.count
         if var generator = random {
             capacity = 1 << generator.next(in: 0...17)
             random = generator
@@ -96,7 +96,7 @@ enum FrameDecoderFuzz {
 
     static func checkRoundTrip(_ frame: Frame, original: UnsafeBufferPointer<UInt8>) {
         let encoded = FrameEncoder.encode(frame)
-        var decoder = FrameDecoder()
+        var decoder = FrameDecoder(capacity: encoded.count)
         decoder.append(contentsOf: encoded)
         let again: Frame?
         do { again = try decoder.next() } catch {

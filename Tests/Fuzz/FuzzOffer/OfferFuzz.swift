@@ -23,7 +23,7 @@ enum OfferFuzz {
         FrameEncoder.appendHeader(.offer, length: input.count, to: &frame)
         frame.append(contentsOf: input)
 
-        var decoder = FrameDecoder()
+        var decoder = FrameDecoder(capacity: frame.count)
         decoder.append(contentsOf: frame)
         let decoded: Frame?
         do {

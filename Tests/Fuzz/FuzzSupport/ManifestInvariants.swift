@@ -103,7 +103,7 @@ public enum ManifestInvariants {
 
     private static func checkRoundTrip(_ manifest: Manifest) {
         let bytes = FrameEncoder.encode(.offer(manifest))
-        var decoder = FrameDecoder()
+        var decoder = FrameDecoder(capacity: bytes.count)
         decoder.append(contentsOf: bytes)
         let again: Frame?
         do { again = try decoder.next() } catch {
