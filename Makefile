@@ -13,7 +13,28 @@ endif
 
 SWIFT ?= swift
 
-.PHONY: all deps build release demo test bench fuzz test-asan test-tsan clean
+# Fuzzing (Tests/Fuzz, docs/SECURITY.md): libFuzzer targets built apart from the normal build, in
+# their own scratch folder, optimized (-O) and with AddressSanitizer. `--sanitize=fuzzer` tells
+# SwiftPM to let libFuzzer supply `main`; the instrumentation comes from `-sanitize=fuzzer,address`
+# in one flag, because with two `--sanitize` flags swiftc keeps only one of them.
+FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SCRATCH := .build/fuzz
+FUZZ_WORK ?= .build/fuzz-work
+FUZZ_BUILD = FUZZ=1 $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer \
+             -Xswiftc -sanitize=fuzzer,address
+
+# Sanitizer runs of the whole test suite, each in its own scratch folder, one test at a time: some
+# tests block their thread (process waits, LAN setup), and with the sanitizers' slowdown parallel
+# tests then starve each other past their time limits. Leak detection is off because the leaks
+# LeakSanitizer reports are all in the test process (XCTest, test fixtures); TSan suppressions name
+# false positives of Synchronization.Mutex only. See docs/SECURITY.md.
+SANITIZER_ENV := SWIFT_BACKTRACE=enable=no
+ASAN_OPTIONS_TEST ?= detect_leaks=0
+TSAN_OPTIONS_TEST ?= suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp print_suppressions=1 second_deadlock_stack=1
+
+.PHONY: all deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean
 
 all: build
 
@@ -48,6 +69,26 @@ test: deps
 	# One test at a time: many tests block a thread while real processes and sockets work, and
 	# on a 2-core machine parallel suites would starve the cooperative pool (timeouts).
 	$(SWIFT) test --no-parallel
+	$(MAKE) --no-print-directory fuzz-smoke
+
+fuzz-build: deps
+	@for target in $(FUZZ_TARGETS); do \
+	  echo "$(FUZZ_BUILD) --product $$target"; $(FUZZ_BUILD) --product $$target; \
+	done
+
+# Replays each corpus, then fuzzes each target for FUZZ_SECONDS; crashes are kept in FUZZ_WORK.
+fuzz: fuzz-build
+	Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_WORK) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The short run `make test` ends with.
+fuzz-smoke: fuzz-build
+	Tests/Fuzz/fuzz.sh $(FUZZ_SCRATCH)/release $(FUZZ_WORK) $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+test-asan: deps
+	$(SANITIZER_ENV) ASAN_OPTIONS=$(ASAN_OPTIONS_TEST) $(SWIFT) test --scratch-path .build/asan --sanitize=address --no-parallel
+
+test-tsan: deps
+	$(SANITIZER_ENV) TSAN_OPTIONS="$(TSAN_OPTIONS_TEST)" $(SWIFT) test --scratch-path .build/tsan --sanitize=thread --no-parallel
 
 bench: release
 	Tests/Benchmarks/bench.sh

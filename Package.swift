@@ -103,6 +103,20 @@ let package = Package(
     ]
 )
 
+// Fuzz targets (Tests/Fuzz, built by `make fuzz`): libFuzzer supplies `main`, so with them declared
+// `swift test` would fail to link ("undefined symbol FuzzFrameDecoder_main"). They exist only when the
+// FUZZ environment variable is set: `FUZZ=1 swift build --sanitize=fuzzer --product FuzzFrameDecoder`.
+if Context.environment["FUZZ"] != nil {
+    package.targets.append(
+        .target(name: "FuzzSupport", dependencies: ["ShareWire", "ShareDocuments"], path: "Tests/Fuzz/FuzzSupport"))
+    for name in ["FuzzFrameDecoder", "FuzzOffer", "FuzzBundlePaths"] {
+        package.targets.append(
+            .executableTarget(
+                name: name, dependencies: ["FuzzSupport", "ShareWire", "ShareDocuments"], path: "Tests/Fuzz/\(name)",
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}
+
 // Strict Swift 6 settings for every target, in the manner of swift-log's manifest.
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

@@ -80,7 +80,7 @@ private struct Extraction {
             throw .duplicatePath(path: path)
         }
         collisionKeys[key] = path
-        topLevel.insert(String(path.split(separator: "/")[0]))
+        topLevel.insert(String(PathRules.components(of: path)[0]))
         if isDirectory {
             try makeFolders(path)
             folderTimes.append((path, header.permissions, header.modificationTime))
@@ -123,7 +123,7 @@ private struct Extraction {
         var fd = dup(rootFD)
         defer { close(fd) }
         var current = ""
-        for component in path.split(separator: "/") {
+        for component in PathRules.components(of: path, omittingEmpty: true) {
             current = current.isEmpty ? String(component) : current + "/" + component
             if !folders.contains(current) {
                 if mkdirat(fd, String(component), 0o700) != 0 && errno != EEXIST {
@@ -150,7 +150,7 @@ private struct Extraction {
     )
         throws(ArchiveError)
     {
-        if let slash = path.lastIndex(of: "/") { try makeFolders(String(path[..<slash])) }
+        if let slash = path.unicodeScalars.lastIndex(of: "/") { try makeFolders(String(path[..<slash])) }
         let fd = CShareLinux_openat_beneath(rootFD, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             if errno == EEXIST { throw .duplicatePath(path: path) }
@@ -187,14 +187,14 @@ private struct Extraction {
     /// Creates the links (after checking every one stays inside), then gives folders their modes and times.
     mutating func finish() throws(ArchiveError) -> ExtractionSummary {
         var targets: [String: String] = [:]
-        for link in links { targets[link.path] = link.target }
+        for link in links { targets[PathRules.collisionKey(link.path)] = link.target }
         for link in links where !LinkResolver.staysInside(linkPath: link.path, target: link.target, links: targets) {
             throw .linkLeavesTree(path: link.path, target: link.target)
         }
         for link in links {
             let parentFD: Int32
             let name: String
-            if let slash = link.path.lastIndex(of: "/") {
+            if let slash = link.path.unicodeScalars.lastIndex(of: "/") {
                 let parent = String(link.path[..<slash])
                 try makeFolders(parent)
                 parentFD = CShareLinux_openat_beneath(
@@ -217,7 +217,7 @@ private struct Extraction {
         }
         // Deepest first, so a folder's time is set after its contents are complete.
         for folder in folderTimes.sorted(by: {
-            $0.path.split(separator: "/").count > $1.path.split(separator: "/").count
+            PathRules.components(of: $0.path).count > PathRules.components(of: $1.path).count
         }) {
             let fd = CShareLinux_openat_beneath(rootFD, folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
             guard fd >= 0 else { continue }

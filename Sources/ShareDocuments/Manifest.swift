@@ -64,9 +64,12 @@ public struct Manifest: Sendable, Hashable {
                         fileCount: 0, byteCount: 0))
             } else {
                 if !entry.declaredType.isEmpty { throw .typeOnNestedEntry(path: path) }
+                // Byte for byte: Swift's `==` and `Set` equate canonically equivalent strings
+                // (`é` and `e` + U+0301), the filesystem does not.
                 let parent = Self.parentPath(of: path)
-                guard directories.contains(parent) else { throw .missingParent(path: path) }
-                guard let current = items.last, Self.topComponent(of: path) == current.name else {
+                guard let folder = directories.firstIndex(of: parent), directories[folder].utf8.elementsEqual(parent.utf8)
+                else { throw .missingParent(path: path) }
+                guard let current = items.last, Self.topComponent(of: path).utf8.elementsEqual(current.name.utf8) else {
                     throw .notContiguous(path: path)
                 }
                 items[items.count - 1].entryRange = current.entryRange.lowerBound..<(index + 1)
@@ -98,7 +101,7 @@ public struct Manifest: Sendable, Hashable {
 
         if !linkIndices.isEmpty {
             var links = [String: String]()
-            for index in linkIndices { links[entries[index].path] = entries[index].linkTarget }
+            for index in linkIndices { links[PathRules.collisionKey(entries[index].path)] = entries[index].linkTarget }
             for index in linkIndices {
                 let entry = entries[index]
                 if !LinkResolver.staysInside(linkPath: entry.path, target: entry.linkTarget, links: links) {

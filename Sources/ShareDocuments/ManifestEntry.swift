@@ -37,8 +37,8 @@ public struct ManifestEntry: Sendable, Hashable {
         self.declaredType = declaredType
     }
 
-    /// The path's components.
-    public var components: [Substring] { path.split(separator: "/", omittingEmptySubsequences: false) }
+    /// The path's components (split on `/` scalars, as the kernel does: ``PathRules/components(of:omittingEmpty:)``).
+    public var components: [Substring] { PathRules.components(of: path) }
 
     /// Whether this entry is an item of its own (its path has one component).
     public var isTopLevel: Bool { !path.utf8.contains(UInt8(ascii: "/")) }

@@ -1,5 +1,10 @@
 /// The rules every relative path from the network must pass (docs/PROTOCOL.md §4).
 ///
+/// Paths are taken apart the way the kernel does: components are what lies between `/` scalars, and
+/// `.` and `..` are compared byte for byte. Never with `String.split(separator: "/")`: that splits
+/// on `Character`s, and a `/` followed by a combining mark (`/` U+0301) or preceded by a prepended
+/// concatenation mark (U+0600 `/`) is one `Character`, so the `..` in `x\u{600}/..` would be hidden.
+///
 /// These checks are the first line; the receiver also opens every file beneath its staging
 /// folder's descriptor with `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)`, so a path that got
 /// past them still could not leave the folder.
@@ -16,23 +21,40 @@ public enum PathRules {
         for scalar in path.unicodeScalars where isForbidden(scalar) {
             return .forbiddenCharacter(scalar)
         }
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        let components = Self.components(of: path)
         if components.count > limits.maxDepth { return .tooDeep(depth: components.count, limit: limits.maxDepth) }
         for component in components {
             if let problem = problem(inComponent: component, limits: limits) { return problem }
         }
-        if let first = components.first, first.hasPrefix(reservedPrefix) { return .reservedName }
+        if let first = components.first, first.utf8.starts(with: reservedPrefix.utf8) { return .reservedName }
         return nil
     }
 
     /// Returns the problem with a single path component, or nil.
     public static func problem(inComponent component: Substring, limits: ManifestLimits = .protocolV1) -> PathProblem? {
         if component.isEmpty { return .emptyComponent }
-        if component == "." { return .dotComponent }
-        if component == ".." { return .dotDotComponent }
+        if isDot(component) { return .dotComponent }
+        if isDotDot(component) { return .dotDotComponent }
         let bytes = component.utf8.count
         if bytes > limits.maxComponentBytes { return .componentTooLong(bytes: bytes, limit: limits.maxComponentBytes) }
         return nil
+    }
+
+    /// The components of `path`: the text between `/` scalars, as the kernel splits it (see the
+    /// type's discussion for why not `Character`s).
+    /// - Parameter omittingEmpty: drops empty components (`a//b` has two), as a link target's walk does.
+    public static func components(of path: String, omittingEmpty: Bool = false) -> [Substring] {
+        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: omittingEmpty).map(Substring.init)
+    }
+
+    /// Whether `component` is exactly `.` (byte for byte).
+    public static func isDot(_ component: Substring) -> Bool {
+        component.utf8.elementsEqual(CollectionOfOne(UInt8(ascii: ".")))
+    }
+
+    /// Whether `component` is exactly `..` (byte for byte).
+    public static func isDotDot(_ component: Substring) -> Bool {
+        component.utf8.elementsEqual(repeatElement(UInt8(ascii: "."), count: 2))
     }
 
     /// NUL, every control character and the backslash are refused in paths.

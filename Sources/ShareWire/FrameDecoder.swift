@@ -130,6 +130,9 @@ public struct FrameDecoder: Sendable {
             }
             let name = try reader.str8("the device name")
             try reader.expectEnd()
+            if name.isEmpty || name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                throw .malformed(type, "the device name is empty or contains control characters")
+            }
             return .hello(Hello(name: name, version: version))
         case .offer:
             return .offer(try OfferCodec.decode(&reader, limits: limits))

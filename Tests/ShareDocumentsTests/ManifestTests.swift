@@ -73,6 +73,12 @@ func link(_ path: String, to target: String) -> ManifestEntry {
             [folder("B"), folder("B/s"), folder("B/s/t"), link("B/s/t/up", to: "../.."), link("B/s/t/c", to: "up/../x")],
             // A loop counts as leaving.
             [folder("B"), link("B/a", to: "b"), link("B/b", to: "a")],
+            // Found by fuzzing: `Z؀/..` is one component for `Character` splitting, two for the
+            // kernel, which resolves this link to ~/.ssh/authorized_keys when B is in ~/Downloads.
+            [folder("B"), folder("B/Z\u{600}"), link("B/keys", to: "Z\u{600}/../Z\u{600}/../../../.ssh/authorized_keys")],
+            [folder("B"), link("B/l", to: "../\u{301}")],
+            // Found by fuzzing: on a case-insensitive receive folder `up` is the link `uP`.
+            [folder("B"), folder("B/s"), folder("B/s/t"), link("B/s/t/uP", to: "../.."), link("B/s/t/c", to: "up/../x")],
         ]
         for entries in escaping {
             #expect(throws: ManifestError.self, "entries \(entries.map { "\($0.path)->\($0.linkTarget)" })") {
@@ -87,6 +93,20 @@ func link(_ path: String, to target: String) -> ManifestEntry {
         ]
         for entries in inside {
             #expect(throws: Never.self) { try Manifest(entries: entries) }
+        }
+    }
+
+    /// Found by fuzzing: the folder `café` (U+00E9) does not hold `cafe` + U+0301 `/x` on the
+    /// receiver's filesystem, though Swift's `==` says the two names are equal.
+    @Test func findsParentsByteForByte() {
+        #expect(throws: ManifestError.missingParent(path: "B/cafe\u{301}/x")) {
+            try Manifest(entries: [folder("B"), folder("B/caf\u{E9}"), file("B/cafe\u{301}/x")])
+        }
+        #expect(throws: ManifestError.missingParent(path: "\u{212A}/x")) {
+            try Manifest(entries: [folder("K"), file("\u{212A}/x")])  // the Kelvin sign is canonically K
+        }
+        #expect(throws: Never.self) {
+            try Manifest(entries: [folder("B"), folder("B/cafe\u{301}"), file("B/cafe\u{301}/x")])
         }
     }
 

@@ -32,6 +32,27 @@ import Testing
         }
     }
 
+    /// Found by fuzzing (FuzzBundlePaths): `/` followed by a combining mark, or preceded by a
+    /// prepended concatenation mark such as U+0600, is one Swift `Character`, so splitting on
+    /// `Character`s hid the components the kernel sees.
+    @Test func splitsOnSlashesTheWayTheKernelDoes() {
+        let cases: [(String, PathProblem)] = [
+            ("../\u{301}x", .dotDotComponent),
+            ("x\u{600}/..", .dotDotComponent),
+            ("B/Z\u{600}/../../\u{301}etc", .dotDotComponent),
+            ("a//\u{301}b", .emptyComponent),
+            ("a/./\u{301}b", .dotComponent),
+            ("a\u{600}/", .emptyComponent),
+            (".share-\u{301}x", .reservedName),
+            (Array(repeating: "d", count: 65).joined(separator: "/\u{301}"), .tooDeep(depth: 65, limit: 64)),
+        ]
+        for (path, problem) in cases {
+            #expect(PathRules.problem(in: path) == problem, "path \(path.unicodeScalars.map(\.value))")
+        }
+        #expect(PathRules.components(of: "a/\u{301}b/c\u{600}/d") == ["a", "\u{301}b", "c\u{600}", "d"])
+        #expect(PathRules.problem(in: "a/\u{301}b/c\u{600}/d") == nil)
+    }
+
     @Test func enforcesLengthAndDepthLimits() {
         let longComponent = String(repeating: "x", count: 256)
         #expect(PathRules.problem(in: longComponent) == .componentTooLong(bytes: 256, limit: 255))

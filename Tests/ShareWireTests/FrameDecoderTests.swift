@@ -99,6 +99,8 @@ import Testing
             ("HELLO with trailing bytes", hex("01 0000000b 53485231 01 04 6465736b ff")),
             ("HELLO with invalid UTF-8", hex("01 00000008 53485231 01 02 c328")),
             ("HELLO with a NUL", hex("01 00000008 53485231 01 02 6100")),
+            ("HELLO with an escape character", hex("01 00000008 53485231 01 02 611b")),
+            ("HELLO with an empty name", hex("01 00000006 53485231 01 00")),
             ("DECISION with an unknown code", hex("03 00000003 09 0000")),
             ("DATA with no bytes", hex("04 00000004 00000000")),
             ("FILE_END too short", hex("05 00000005 00000000 00")),

@@ -243,7 +243,9 @@ final class StagingArea {
     }
 
     private func parentDirectory(of path: String) throws(ReceiveError) -> (Int32, String) {
-        guard let slash = path.lastIndex(of: "/") else { return (areaFD, path) }
+        // Split on the `/` scalar, as the kernel does (a `/` followed by a combining mark is one
+        // Character, and Character-based searches would miss it).
+        guard let slash = path.unicodeScalars.lastIndex(of: "/") else { return (areaFD, path) }
         let parentPath = String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
         if let parent, parent.path == parentPath { return (parent.fd, name) }

@@ -170,9 +170,9 @@ private struct Scanner {
 
     static func normalize(_ path: String) -> [String] {
         var parts: [String] = []
-        for component in path.split(separator: "/") {
-            if component == "." { continue }
-            if component == ".." {
+        for component in PathRules.components(of: path, omittingEmpty: true) {
+            if PathRules.isDot(component) { continue }
+            if PathRules.isDotDot(component) {
                 if !parts.isEmpty { parts.removeLast() }
                 continue
             }

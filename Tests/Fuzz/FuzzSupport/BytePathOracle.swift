@@ -1,0 +1,35 @@
+public import ShareDocuments
+
+/// docs/PROTOCOL.md §4 and §7's path rules restated on bytes and Unicode scalars, as the kernel sees
+/// a path: components are what lies between `/` bytes. Written apart from `PathRules` so the two can
+/// be compared.
+public enum BytePathOracle {
+    /// The first rule `path` breaks, in words, or nil when the protocol allows it.
+    public static func problem(in path: String, limits: ManifestLimits = .protocolV1) -> String? {
+        let bytes = Array(path.utf8)
+        if bytes.isEmpty { return "empty" }
+        if bytes.count > limits.maxPathBytes { return "longer than \(limits.maxPathBytes) bytes" }
+        if bytes[0] == UInt8(ascii: "/") { return "absolute" }
+        for scalar in path.unicodeScalars {
+            let value = scalar.value
+            if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x5C {
+                return "contains U+\(String(value, radix: 16))"
+            }
+        }
+        let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        if components.count > limits.maxDepth { return "\(components.count) components deep" }
+        for component in components {
+            if component.isEmpty { return "an empty component" }
+            if component.elementsEqual([0x2E]) { return "a '.' component" }
+            if component.elementsEqual([0x2E, 0x2E]) { return "a '..' component" }
+            if component.count > limits.maxComponentBytes { return "a component of \(component.count) bytes" }
+        }
+        if components[0].starts(with: Array(".share-".utf8)) { return "a reserved top-level name" }
+        return nil
+    }
+
+    /// The components of `path` between `/` bytes.
+    public static func components(of path: String) -> [[UInt8]] {
+        Array(path.utf8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map(Array.init)
+    }
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (Tests/Fuzz/Corpus/<target>/seed-*).
+
+The encodings follow docs/PROTOCOL.md; the first frames are the golden vectors of
+Tests/ShareWireTests/GoldenVectorTests.swift. Inputs that fuzzing found later are kept beside the
+seeds under their own names (crash-*, regression-*) and are not touched by this script.
+Run it from anywhere: python3 Tests/Fuzz/make-seeds.py
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "Corpus")
+
+
+def str8(text):
+    data = text.encode() if isinstance(text, str) else text
+    return struct.pack(">B", len(data)) + data
+
+
+def str16(text):
+    data = text.encode() if isinstance(text, str) else text
+    return struct.pack(">H", len(data)) + data
+
+
+def frame(kind, payload):
+    return struct.pack(">BI", kind, len(payload)) + payload
+
+
+def entry(kind, path, mode=0o644, mtime=0, nanos=0, size=0, target="", type_=""):
+    return (struct.pack(">B", kind) + str16(path) + struct.pack(">HqIQ", mode, mtime, nanos, size)
+            + str16(target) + str8(type_))
+
+
+FILE, DIR, LINK = 1, 2, 3
+
+
+def f(path, size=0, type_="", mode=0o644):
+    return (FILE, path, mode, size, "", type_)
+
+
+def d(path, mode=0o755):
+    return (DIR, path, mode, 0, "", "")
+
+
+def l(path, target):
+    return (LINK, path, 0o777, 0, target, "")
+
+
+def offer_payload(entries, total=None, mtime=1_700_000_000):
+    if total is None:
+        total = sum(e[3] for e in entries if e[0] == FILE)
+    body = b"".join(entry(k, p, mode=m, mtime=mtime, size=s, target=t, type_=ty) for (k, p, m, s, t, ty) in entries)
+    return struct.pack(">IQ", len(entries), total) + body
+
+
+def hello(name, version=1, magic=b"SHR1"):
+    return frame(1, magic + bytes([version]) + str8(name))
+
+
+def decision(code, message=""):
+    return frame(3, bytes([code]) + str16(message))
+
+
+def data(index, content):
+    return frame(4, struct.pack(">I", index) + content)
+
+
+def file_end(index, digest=bytes(range(32))):
+    return frame(5, struct.pack(">I", index) + digest)
+
+
+def receipt(locations):
+    return frame(6, struct.pack(">I", len(locations)) + b"".join(str16(x) for x in locations))
+
+
+def error(code, message):
+    return frame(7, struct.pack(">H", code) + str16(message))
+
+
+# Manifests: accepted ones (documents with links), and refused ones near the edges of the rules.
+GOLDEN_MANIFEST = [
+    (FILE, "a.txt", 0o644, 3, "", "public.plain-text"),
+    d("B.sbz"),
+    l("B.sbz/l", "."),
+]
+MANIFESTS = {
+    "golden": GOLDEN_MANIFEST,
+    "document": [f("Report.pdf", 10, "com.adobe.pdf"), d("Bugs.sbz"), f("Bugs.sbz/Data.plist", 5), d("Bugs.sbz/Images"),
+                 f("Bugs.sbz/Images/a.png", 7), d("Bugs.sbz/Empty"), l("Bugs.sbz/latest.png", "Images/a.png"),
+                 f("empty.txt")],
+    "notebook": [d("Field Notes.notebook", 0o700), f("Field Notes.notebook/index.json", 120, mode=0o600),
+                 d("Field Notes.notebook/pages"), f("Field Notes.notebook/pages/1.md", 300),
+                 l("Field Notes.notebook/cover.png", "pages/../pages/1.md")],
+    "links-inside": [d("B"), d("B/s"), l("B/s/up", ".."), l("B/c", "s/up/s"), l("B/s/l", "../x"), l("B/dot", ".")],
+    "links-chain": [d("B"), d("B/s"), d("B/s/t"), l("B/s/t/up", "../.."), l("B/s/t/c", "up/s")],
+    "link-escapes": [d("B"), d("B/s"), d("B/s/t"), l("B/s/t/up", "../.."), l("B/s/t/c", "up/../x")],
+    "link-loop": [d("B"), l("B/a", "b"), l("B/b", "a")],
+    "link-absolute": [d("B"), l("B/l", "/etc/passwd")],
+    "unicode-names": [d("caf\u00e9"), f("caf\u00e9/r\u00e9sum\u00e9.txt", 4), f("\u540d\u524d.txt", 2),
+                      d("Notes \u2713"), f("Notes \u2713/\u0645\u0644\u0641.txt", 1)],
+    "nfd-collision": [d("d"), f("d/caf\u00e9"), f("d/cafe\u0301")],
+    "case-collision": [f("Photo.JPG"), f("photo.jpg")],
+    "reserved": [d(".share-staging"), f(".share-staging/x")],
+    "dotdot": [f("../.bashrc")],
+    "missing-parent": [f("a/b.txt")],
+    "not-contiguous": [d("a"), f("b"), f("a/x")],
+    "setuid": [f("x", mode=0o4755)],
+    "nested-type": [d("d"), (FILE, "d/f", 0o644, 0, "", "public.data")],
+    "deep": [d("/".join(["d"] * n)) for n in range(1, 66)],
+    # Refused since the fixes of docs/SECURITY.md: a `..` hidden from Character splitting, a
+    # parent that only canonical equivalence matches.
+    "link-prepend-mark": [d("B"), d("B/Z\u0600"), l("B/keys", "Z\u0600/../Z\u0600/../../../.ssh/authorized_keys")],
+    "link-combining-mark": [d("B"), l("B/l", "../\u0301")],
+    "parent-canonical": [d("B"), d("B/caf\u00e9"), f("B/cafe\u0301/x")],
+}
+
+
+def write(target, name, content):
+    folder = os.path.join(CORPUS, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "seed-" + name), "wb") as out:
+        out.write(content)
+
+
+# The golden vectors of Tests/ShareWireTests/GoldenVectorTests.swift, byte for byte.
+GOLDEN = {
+    "hello": "01 0000000a 53485231 01 04 6465736b",
+    "decision-accept": "03 00000003 00 0000",
+    "decision-decline": "03 00000005 01 0002 6e6f",
+    "data": "04 00000006 00000002 aabb",
+    "file-end": "05 00000024 00000001 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    "receipt": "06 00000009 00000001 0003 7e2f78",
+    "error": "07 00000007 0005 0003 626164",
+    "offer": """02 00000083 00000003 0000000000000003
+        01 0005 612e747874 01a4 000000006553f100 00000005 0000000000000003 0000 11 7075626c69632e706c61696e2d74657874
+        02 0005 422e73627a 01ed ffffffffffffffff 00000000 0000000000000000 0000 00
+        03 0007 422e73627a2f6c 01ff 0000000000000000 00000000 0000000000000000 0001 2e 00""",
+}
+
+
+def frame_decoder_seeds():
+    golden_offer = bytes.fromhex("".join(GOLDEN["offer"].split()))
+    seeds = {"golden-" + name: bytes.fromhex("".join(text.split())) for name, text in GOLDEN.items()}
+    seeds.update({
+        "conversation": hello("laptop \u2713") + golden_offer + decision(0) + data(0, b"\x07" * 3)
+        + file_end(0, b"\x01" * 32) + data(1, bytes((i * 31) & 0xFF for i in range(5000)))
+        + receipt(["~/Downloads/a.txt", "~/Downloads/B (2).sbz"]) + error(7, "stopped"),
+        "sender-stream": hello("bob") + frame(2, offer_payload(MANIFESTS["document"])) + data(0, b"%PDF-1.7\n")
+        + data(0, b"x") + file_end(0) + data(1, b"hello") + file_end(1) + data(2, b"\x89PNG\r\n\x1a") + file_end(2)
+        + file_end(3),
+        "receiver-stream": hello("alice") + decision(0) + receipt(["~/Downloads/Report (2).pdf", "~/Downloads/Bugs.sbz"]),
+        "decline-every-code": b"".join(decision(code, "reason %d" % code) for code in range(6)),
+        "error-every-code": b"".join(error(code, "message %d" % code) for code in range(0, 13)),
+        "error-long-message": error(9, "x" * 4050),
+        "error-unknown-code": error(0xBEEF, "who knows"),
+        "error-escapes": error(1, "\x1b[2J\u202etxt.exe"),
+        "hello-bad-magic": hello("desk", magic=b"SHR2"),
+        "hello-version-2": hello("desk", version=2),
+        "hello-control-name": hello("desk\x1b]0;pwned\x07"),
+        "unknown-type": frame(8, b"\x00"),
+        "oversized-header": struct.pack(">BI", 4, (1 << 20) + 5),
+        "truncated": hello("desk")[:-2],
+        "receipt-too-many": frame(6, struct.pack(">I", 10_001)),
+        "data-empty": frame(4, struct.pack(">I", 0)),
+        "file-end-short": frame(5, struct.pack(">I", 0) + b"\x00" * 31),
+    })
+    for name, content in seeds.items():
+        write("FuzzFrameDecoder", name, content)
+
+
+def offer_seeds():
+    write("FuzzOffer", "golden", bytes.fromhex("".join(GOLDEN["offer"].split()))[5:])
+    for name, manifest in MANIFESTS.items():
+        if name != "golden":
+            write("FuzzOffer", name, offer_payload(manifest))
+    write("FuzzOffer", "total-mismatch", offer_payload(MANIFESTS["document"], total=21))
+    write("FuzzOffer", "count-too-large", struct.pack(">IQ", 100_001, 0))
+    write("FuzzOffer", "empty", struct.pack(">IQ", 0, 0))
+
+
+def record(selector, path, target=None):
+    body = bytes([selector]) + path.encode()
+    if target is not None:
+        body += b"\xfe" + target.encode()
+    return body
+
+
+def bundle_path_seeds():
+    # selector % 3: 0 file, 1 folder, 2 link; selector >= 0x80: the path is not placed inside B.
+    seeds = {
+        "document": [record(1, "Images"), record(0, "Images/a.png"), record(2, "latest.png", "Images/a.png"),
+                     record(1, "Empty"), record(0, "Data.plist")],
+        "links-inside": [record(1, "s"), record(2, "s/up", ".."), record(2, "c", "s/up/s"), record(2, "s/l", "../x")],
+        "link-through-link": [record(1, "s/t"), record(2, "s/t/up", "../.."), record(2, "s/t/c", "up/../x")],
+        "link-loop": [record(2, "a", "b"), record(2, "b", "a")],
+        "link-up": [record(2, "l", "..")],
+        "link-sibling": [record(0x81, "Other"), record(2, "l", "../Other")],
+        "two-items": [record(0x81, "C"), record(0x80, "C/f"), record(0x82, "C/l", "f"), record(0, "x")],
+        "hostile": [record(0, "../x"), record(0, "a//b"), record(0, "/etc/passwd"), record(0, "a\\b"),
+                    record(0x80, ".share-staging"), record(0, "a/./b"), record(0, "x\x1b[2J"), record(0, "\u202etxt.exe")],
+        "unicode": [record(1, "caf\u00e9"), record(0, "caf\u00e9/x"), record(0, "cafe\u0301"), record(0, "\u212a"),
+                    record(0, "K"), record(0, "\u540d\u524d.txt")],
+        "names": [record(0x80, "archive.tar.gz"), record(0x80, ".hidden"), record(0x80, "Report.pdf"),
+                  record(0x80, "x" * 255), record(0x80, "a." + "b" * 20), record(0x80, "Bugs.sbz")],
+        "deep": [record(1, "/".join(["d"] * 62)), record(2, "/".join(["d"] * 62) + "/l", "/".join([".."] * 62))],
+    }
+    for name, records in seeds.items():
+        write("FuzzBundlePaths", name, b"\xff".join(records))
+
+
+if __name__ == "__main__":
+    frame_decoder_seeds()
+    offer_seeds()
+    bundle_path_seeds()
