@@ -106,6 +106,31 @@ import Glibc
         }
     }
 
+    @Test func progressIsDrawnOnATerminal() throws {
+        let dir = TemporaryDirectory("e2e-progress")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let big = dir.at("big.img")
+        FileTree.writeText(big, "")
+        truncate(big, 1 << 30)
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("inbox"), "--accept", "everyone", "--once", "--json"])
+        let port = try #require(receiver.listeningPort())
+        let command = [ShareBinary.path, "send", big, "--to", "127.0.0.1:\(port)"].map { "'\($0)'" }.joined(separator: " ")
+        let terminal = PseudoTerminalProcess(command: command, environment: alice.environment)
+        // On a terminal, first contact asks to compare the verification code first.
+        #expect(terminal.waitForOutput(containing: "Does it? [y/N]"))
+        terminal.type("y\n")
+        #expect(terminal.wait(timeout: .seconds(120)) == 0)
+        _ = receiver.wait(timeout: .seconds(30))
+        // The progress line: label, percentage, bytes done of total, rate, ETA; redrawn in place.
+        #expect(terminal.output.contains("Sending to 127.0.0.1:\(port)"))
+        #expect(terminal.output.contains(" / 1.1 GB"))
+        #expect(terminal.output.contains("MB/s"))
+        #expect(terminal.output.contains("ETA "))
+        #expect(terminal.output.contains("\r\u{1B}[K"))
+        #expect(terminal.output.contains("Sent 1 item to \"bob\""))
+    }
+
     @Test func aReceiverThatIsNotListeningIsAClearError() throws {
         let dir = TemporaryDirectory("e2e-refused")
         let alice = TestMachine("alice", in: dir)
