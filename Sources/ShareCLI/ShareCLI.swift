@@ -1,4 +1,4 @@
-public import ShareKit
+import ShareKit
 
 /// The `share` command line: parses arguments, runs the command, maps every outcome to output and
 /// an exit code in one place (help: stdout, 0; usage errors: stderr, 64; failures: stderr, 1 or

@@ -1,4 +1,4 @@
-public import ShareDocuments
+import ShareDocuments
 
 /// Encodes frames into bytes (docs/PROTOCOL.md).
 ///

@@ -1,4 +1,4 @@
-public import TypeRegistry
+import TypeRegistry
 
 /// The CLI's JSON: TypeRegistry's ordered `JSONText`, so every command writes keys in the
 /// documented order with one writer.

@@ -1,6 +1,6 @@
 import Foundation
 public import ShareTLS
-public import ShareTransport
+import ShareTransport
 import Synchronization
 
 /// Accepts documents over TLS: listens, runs each connection on its own thread, and reports what

@@ -1,8 +1,8 @@
 import Foundation
-public import ShareDocuments
+import ShareDocuments
 public import ShareTLS
 public import ShareTransport
-public import ShareWire
+import ShareWire
 
 /// Sends prepared documents to one receiver over TLS (docs/PROTOCOL.md §5).
 ///
