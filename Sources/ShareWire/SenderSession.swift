@@ -115,7 +115,7 @@ public struct SenderSession: Sendable {
     public mutating func fail(_ error: WireError) -> [Action] {
         guard state != .done && state != .failed else { return [] }
         state = .failed
-        return [.send(.error(PeerError(error.errorCode, error.description))), .failed(.protocolViolation(error)), .close]
+        return [.send(.error(error.peerError)), .failed(.protocolViolation(error)), .close]
     }
 
     /// The connection ended.

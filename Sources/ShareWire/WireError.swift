@@ -22,6 +22,9 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file whose DATA exceeds, or FILE_END falls short of, its offered size.
     case sizeMismatch(path: String, offered: UInt64, received: UInt64)
 
+    /// The ERROR to send the peer: the code and this description.
+    public var peerError: PeerError { PeerError(errorCode, description) }
+
     /// The code to send to the peer in an ERROR frame.
     public var errorCode: ErrorCode {
         switch self {
