@@ -33,6 +33,13 @@ public enum FileTree {
         _ = fchmod(fd, mode)
     }
 
+    /// Creates a sparse file of `size` bytes of zeros: cheap to make, slow enough to send that a
+    /// test can act while it is in flight.
+    public static func writeSparseFile(_ path: String, size: Int) {
+        writeText(path, "")
+        precondition(truncate(path, off_t(size)) == 0, "cannot size \(path)")
+    }
+
     /// Writes `text` to `path`.
     public static func writeText(_ path: String, _ text: String) {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
