@@ -126,9 +126,13 @@ public final class SimulatedLAN: Sendable {
     }
 
     /// The environment for lan.sh: the caller's, plus the owner pid and the prefix.
+    ///
+    /// `SHARE_LAN_TAG` (letters and digits) is appended to every prefix, so that test runs from
+    /// several checkouts on one machine never share namespaces.
     public static func environment(prefix: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        environment["SHARE_LAN_PREFIX"] = prefix
+        let tag = (environment["SHARE_LAN_TAG"] ?? "").filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        environment["SHARE_LAN_PREFIX"] = prefix + tag.lowercased()
         environment.removeValue(forKey: "SHARE_LAN_STATE")
         environment["SHARE_LAN_OWNER"] = String(getpid())
         return environment
