@@ -50,7 +50,7 @@ public final class SecureConnection {
     /// - Throws: ``TransportError``.
     public static func connect(
         to endpoint: Endpoint, context: TLSContext, connectTimeout: Duration = .seconds(10),
-        limits: ManifestLimits = .protocolV1
+        limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         let socket = try TCPSocket.connect(to: endpoint, timeout: connectTimeout)
         return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
@@ -63,7 +63,7 @@ public final class SecureConnection {
     ///   listing each one (or that address's own error when there was only one).
     public static func connect(
         toFirstOf endpoints: [Endpoint], context: TLSContext, connectTimeout: Duration = .seconds(10),
-        limits: ManifestLimits = .protocolV1
+        limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         var failures: [TransportError] = []
         for endpoint in endpoints {
@@ -83,7 +83,7 @@ public final class SecureConnection {
     /// Completes the TLS handshake as a server on an accepted socket.
     public static func accept(
         _ socket: TCPSocket, context: TLSContext, handshakeTimeout: Duration = .seconds(10),
-        limits: ManifestLimits = .protocolV1
+        limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         try handshake(socket: socket, context: context, timeout: handshakeTimeout, limits: limits)
     }
@@ -126,14 +126,20 @@ public final class SecureConnection {
     }
 
     /// Adds a DATA frame without building a ``Frame`` value.
-    public func enqueueData(fileIndex: UInt32, bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        FrameEncoder.appendData(fileIndex: fileIndex, bytes: bytes, to: &output)
+    public func enqueueData(
+        fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: UnsafeRawBufferPointer
+    ) throws(TransportError) {
+        FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: bytes, to: &output)
         if output.count >= Self.flushThreshold { try flush() }
     }
 
     /// Adds a DATA frame carrying `bytes`.
-    public func enqueueData(fileIndex: UInt32, bytes: [UInt8]) throws(TransportError) {
-        bytes.withUnsafeBytes { FrameEncoder.appendData(fileIndex: fileIndex, bytes: $0, to: &output) }
+    public func enqueueData(
+        fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: [UInt8]
+    ) throws(TransportError) {
+        bytes.withUnsafeBytes {
+            FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: $0, to: &output)
+        }
         if output.count >= Self.flushThreshold { try flush() }
     }
 
@@ -183,6 +189,44 @@ public final class SecureConnection {
         }
     }
 
+    /// Waits until a frame can be read (one is buffered, or the socket is readable) or one of
+    /// `wakes` is signalled, at most `timeout` (nil: forever).
+    public func waitForFrame(orWake wakes: [WakeSignal], timeout: Duration?) -> TCPSocket.Readiness {
+        if decoder.hasCompleteFrame || reachedEnd || tls.hasBufferedBytes { return .readable }
+        return socket.waitReadable(orWake: wakes, timeout: timeout)
+    }
+
+    /// What ``next(orWake:timeout:)`` brought.
+    public enum Arrival {
+        /// A frame.
+        case frame(Frame)
+        /// The peer closed the connection cleanly.
+        case end
+        /// One of the wakes was signalled before a frame came.
+        case woken
+        /// Nothing came within the timeout.
+        case timedOut
+        /// The bytes broke the protocol, or the connection failed.
+        case failure(ConnectionError)
+    }
+
+    /// The next frame, unless one of `wakes` is signalled or `timeout` passes first (nil: no limit).
+    public func next(orWake wakes: [WakeSignal], timeout: Duration?) -> Arrival {
+        switch waitForFrame(orWake: wakes, timeout: timeout) {
+        case .woken: return .woken
+        case .timedOut: return .timedOut
+        case .readable: break
+        }
+        do {
+            guard let frame = try receive() else { return .end }
+            return .frame(frame)
+        } catch .transport(.timedOut) {
+            return .timedOut
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Whether ``receive()`` can return a frame without reading from the network.
     public var hasBufferedFrame: Bool { decoder.hasCompleteFrame }
 
@@ -229,6 +273,12 @@ public final class SecureConnection {
         socket.shutdownWrite()
         socket.drain(for: drainFor)
         socket.close()
+    }
+
+    /// Stops reading from another thread: a blocked read sees end of stream, and this side can still
+    /// send a last frame.
+    public func cancelReading() {
+        socket.shutdownRead()
     }
 
     /// Cancels from another thread: blocked reads and writes fail at once.

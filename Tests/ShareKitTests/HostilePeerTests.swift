@@ -147,7 +147,7 @@ import Glibc
         let cases: [([RawOffer.Entry], String)] = [
             ([.init(kind: 2, path: "B", mode: 0o755), .init(kind: 3, path: "B/l", mode: 0o777, target: "../../.ssh")], "outside its folder"),
             ([.init(kind: 2, path: "B", mode: 0o755), .init(kind: 3, path: "B/l", mode: 0o777, target: "/home")], "unsafe target"),
-            ([.init(path: "Report.PDF"), .init(path: "report.pdf")], "differ only in case"),
+            ([.init(path: "report.pdf"), .init(path: "report.pdf")], "is listed twice"),
             ([.init(path: "run.sh", mode: 0o4755)], "only permission bits"),
             ([.init(kind: 2, path: "B", mode: 0o755), .init(path: "C/x")], "listed before (or without) its folder"),
         ]
@@ -165,10 +165,10 @@ import Glibc
     @Test func tooManyEntriesAreRefusedBeforeTheyAreRead() throws {
         let scene = try HostileScene("hostile-count")
         try scene.run {
-            let offer = RawOffer.frame([.init(path: "a")], count: 100_001)
+            let offer = RawOffer.frame([.init(path: "a")], count: 1_000_001)
             let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
             #expect(error?.code == .limitExceeded)
-            #expect(error?.message.contains("100001 entries (the limit is 100000)") == true)
+            #expect(error?.message.contains("1000001 entries (the limit is 1000000)") == true)
             _ = scene.hostileOutcome()
         }
     }
@@ -199,7 +199,9 @@ import Glibc
                 let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
                 var bytes = FrameEncoder.encode(.hello(Hello(name: "liar"))) + RawOffer.frame([.init(path: "ten.bin", size: 10)])
                 try connection.writeRaw(bytes)
-                bytes = FrameEncoder.encode(.data(fileIndex: 0, bytes: [UInt8](repeating: 1, count: data)))
+                _ = try connection.receive()  // HELLO
+                _ = try connection.receive()  // DECISION
+                bytes = FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [UInt8](repeating: 1, count: data))))
                 bytes += FrameEncoder.encode(.fileEnd(fileIndex: 0, sha256: [UInt8](repeating: 0, count: 32)))
                 try? connection.writeRaw(bytes)
                 let error = HostileSender.firstError(from: connection)
@@ -219,7 +221,7 @@ import Glibc
             try connection.writeRaw(bytes)
             _ = try connection.receive()  // HELLO
             _ = try connection.receive()  // DECISION
-            bytes = FrameEncoder.encode(.data(fileIndex: 0, bytes: [UInt8](repeating: 7, count: 60_000)))
+            bytes = FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [UInt8](repeating: 7, count: 60_000))))
             try connection.writeRaw(Array(bytes.prefix(30_000)))
             connection.close()
             #expect(scene.hostileOutcomeText().contains("the connection ended in the middle of a frame"))

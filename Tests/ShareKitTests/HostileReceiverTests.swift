@@ -5,6 +5,7 @@ import ShareTLS
 import ShareTestSupport
 import ShareTransport
 import ShareWire
+import Synchronization
 import Testing
 
 /// A deliberately misbehaving receiver: a real TLS server that answers a sender with any bytes.
@@ -84,7 +85,7 @@ final class HostileReceiver: Sendable {
             Self.readOffer(connection)
         }
         let error = try send(dir, to: receiver)
-        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a RECEIPT frame of 2147483647 bytes (the limit is 4194304)")
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a RECEIPT frame of 2147483647 bytes (the limit is 16777216)")
     }
 
     @Test func aReceiptThatDoesNotNameEveryItem() throws {
@@ -96,10 +97,10 @@ final class HostileReceiver: Sendable {
             while let frame = try? connection.receive() {
                 if case .fileEnd = frame { break }
             }
-            try? connection.send(.receipt(Receipt(locations: ["~/a", "~/b"])))
+            try? connection.send(.receipt(Receipt(items: [ReceiptItem(.placed, "~/a"), ReceiptItem(.placed, "~/b")])))
         }
         let error = try send(dir, to: receiver)
-        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a malformed RECEIPT frame: 2 locations for 1 items")
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a malformed RECEIPT frame: 2 items for 1")
     }
 
     @Test func aReceiverThatHangsUpMidTransfer() throws {
@@ -124,7 +125,7 @@ final class HostileReceiver: Sendable {
             usleep(3_000_000)
         }
         let error = try send(dir, to: receiver, decisionTimeout: .seconds(1))
-        #expect(error.map { "\($0)" } == "127.0.0.1:\(receiver.listener.port) did not answer in time (waiting for the peer)")
+        #expect(error.map { "\($0)" } == "the transfer failed: no decision came within 1 s")
     }
 
     @Test func aReceiverWithAnExpiredCertificateIsRefused() throws {
@@ -136,5 +137,39 @@ final class HostileReceiver: Sendable {
         }
         let error = try send(dir, to: receiver)
         #expect(error.map { "\($0)" }?.contains("expired") == true)
+    }
+
+    @Test func anImpostorForAVerifiedPeerReceivesNothingButARefusal() throws {
+        let dir = TemporaryDirectory("hostile-rx-impostor")
+        let received = Mutex<[Frame]>([])
+        let receiver = try HostileReceiver(in: dir) { connection in
+            // It answers like a real receiver that accepts everything.
+            while let frame = try? connection.receive() {
+                received.withLock { $0.append(frame) }
+                if case .hello = frame { try? connection.send(.hello(Hello(name: "bob"))) }
+                if case .entries = frame { try? connection.send(.decision(.accept)) }
+                if case .offer = frame { try? connection.send(.decision(.accept)) }
+            }
+        }
+        FileTree.writeText(dir.at("secret plans.txt"), "the plans")
+        var sender = try TestSender(in: dir)
+        let verifiedBob = String(repeating: "ab", count: 32)
+        sender.options.expectedKey = .verified(fingerprint: verifiedBob, name: "bob")
+        let prepared = try PreparedSend.scan([dir.at("secret plans.txt")])
+        #expect {
+            _ = try Sender.send(prepared, to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { error in
+            "\(error)".contains("but the peer you verified as \"bob\" has the key abababababababab")
+                && "\(error)".contains("your trust in \"bob\" is untouched")
+        }
+        usleep(200_000)
+        let frames = received.withLock { $0 }
+        #expect(frames.count == 1, "nothing but one ERROR: \(frames.map(\.type))")
+        if case .error(let error)? = frames.first {
+            #expect(error.code == .identityChanged)
+            #expect(!error.message.contains("plans"))
+        } else {
+            Issue.record("expected an ERROR, got \(frames)")
+        }
     }
 }

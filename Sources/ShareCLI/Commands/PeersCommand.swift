@@ -159,6 +159,8 @@ enum PeerJSON {
             ("fingerprint", peer.fingerprintPrefix.map { .string($0) } ?? .null),
             ("version", peer.service.txt["v"].map { .string($0) } ?? .null),
             ("known", .bool(peer.isKnown)),
+            ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
+            ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
             ("self", .bool(peer.isSelf)),
         ])
     }
@@ -203,7 +205,13 @@ enum PeerTable {
 
     static func status(_ peer: NearbyPeer) -> String {
         if peer.isSelf { return "this machine" }
-        return peer.isKnown ? "known" : ""
+        if let pinned = peer.pinnedName {
+            return pinned == peer.name ? "verified" : "verified as \"\(TerminalText.safe(pinned))\""
+        }
+        if let namesake = peer.claimsNameOf {
+            return "NOT the \"\(TerminalText.safe(namesake.name))\" you verified (\(TrustCommandSupport.short(namesake.fingerprint)))"
+        }
+        return ""
     }
 }
 

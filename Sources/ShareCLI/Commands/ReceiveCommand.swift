@@ -78,10 +78,11 @@ struct ReceiveCommand: ShareCommand {
         let name = node.deviceName(explicit: self.name)
         let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
-        let prompter = Prompter(console: console)
+        let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
         let events = ReceiverEvents(
-            decide: { offer in Self.decide(offer, prompter: prompter, state: state) },
-            pair: { request in Self.pair(request, prompter: prompter, state: state) },
+            canAsk: { prompter.canAsk },
+            decide: { offer, ticket in Self.decide(offer, ticket: ticket, prompter: prompter, state: state) },
+            pair: { request, ticket in Self.pair(request, ticket: ticket, prompter: prompter) },
             progress: { offer, progress in state.progress(offer, progress) },
             finished: { outcome in state.finished(outcome) })
         let receiver: Receiver
@@ -91,6 +92,7 @@ struct ReceiveCommand: ShareCommand {
             configuration.policy = policy
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
+            configuration.promptTimeout = prompter.timeout
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
             configuration.trustAnchors = try teamCAs.anchors()
@@ -134,7 +136,13 @@ struct ReceiveCommand: ShareCommand {
         }
         let publishing = Task { [advertiser] in
             guard let advertiser else { return }
-            for await event in advertiser.events { state.published(event, port: receiver.port) }
+            for await event in advertiser.events {
+                switch event {
+                case .published(let name), .renamed(_, let name): receiver.published(as: name)
+                default: break
+                }
+                state.published(event, port: receiver.port)
+            }
         }
         await receiver.runAsync()
         receiver.waitForTransfers()
@@ -163,8 +171,15 @@ struct ReceiveCommand: ShareCommand {
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 
+    /// How long a question waits for an answer: `SHARE_PROMPT_TIMEOUT` seconds (for tests and
+    /// special setups), else 5 minutes.
+    static func promptTimeout(_ environment: [String: String]) -> Duration {
+        if let text = environment["SHARE_PROMPT_TIMEOUT"], let seconds = Int(text), seconds > 0 { return .seconds(seconds) }
+        return .seconds(300)
+    }
+
     /// Asks the user about an offer (only under `ask`).
-    static func decide(_ offer: IncomingOffer, prompter: Prompter, state: ReceiveReporter) -> Decision {
+    static func decide(_ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, state: ReceiveReporter) -> Decision {
         let who = "\"\(TerminalText.safe(offer.peerName))\""
         guard prompter.canAsk else {
             state.notice(
@@ -174,18 +189,30 @@ struct ReceiveCommand: ShareCommand {
                 .nobodyToAsk,
                 message: "it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted")
         }
-        state.clearProgress()
-        let accepted = prompter.confirm(OfferSummary.describe(offer, home: state.home))
-        return accepted ? .accept : Decision(.declinedByUser, message: "")
+        let (lines, question) = OfferSummary.describe(offer, home: state.home)
+        return decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
     }
 
     /// Asks the user to compare the verification code of a pairing request.
-    static func pair(_ request: PairingRequest, prompter: Prompter, state: ReceiveReporter) -> Decision {
+    static func pair(_ request: PairingRequest, ticket: PromptTicket, prompter: Prompter) -> Decision {
         guard prompter.canAsk else {
             return Decision(.nobodyToAsk, message: "it has no terminal to compare the verification code on")
         }
-        state.clearProgress()
-        return prompter.confirm(OfferSummary.describe(request))
-            ? .accept : Decision(.declinedByUser, message: "its user did not confirm the verification code")
+        let (lines, question) = OfferSummary.describe(request)
+        switch prompter.ask(lines, question: question, ticket: ticket) {
+        case .no: return Decision(.declinedByUser, message: "its user did not confirm the verification code")
+        case let other: return decision(other, prompter: prompter)
+        }
+    }
+
+    /// The DECISION for how a question ended.
+    static func decision(_ answer: Prompter.Answer, prompter: Prompter) -> Decision {
+        switch answer {
+        case .yes: .accept
+        case .no: Decision(.declinedByUser, message: "")
+        case .timedOut:
+            Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(prompter.timeout))")
+        case .withdrawn(let reason): Decision(.noAnswer, message: reason)
+        }
     }
 }

@@ -1,4 +1,5 @@
 public import ShareTLS
+import ShareWire
 
 /// What a receiver advertises in DNS-SD (docs/PROTOCOL.md §9): the protocol version and a
 /// prefix of its fingerprint, nothing personal.
@@ -6,7 +7,7 @@ public enum Advertisement {
     /// Hex digits of the fingerprint advertised in TXT `fp`.
     public static let fingerprintPrefixLength = 32
     /// The protocol version advertised in TXT `v`.
-    public static let protocolVersion = "1"
+    public static let protocolVersion = "\(Hello.currentVersion)"
 
     /// The TXT record for a receiver with `fingerprint`.
     public static func txt(for fingerprint: Fingerprint) -> [String: String] {

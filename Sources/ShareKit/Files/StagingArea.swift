@@ -109,10 +109,28 @@ final class StagingArea {
                 if symlinkat(entry.linkTarget, parentFD, name) != 0 {
                     throw .storageFailed(operation: "creating the link", path: entry.path, reason: POSIX.errorText())
                 }
+            case .note:
+                let fd = try createFile(entry.path)
+                if let problem = entry.content.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
+                    close(fd)
+                    throw .storageFailed(operation: "writing", path: entry.path, reason: POSIX.errorText(problem))
+                }
+                try finishFile(fd, entry: entry)
             case .file:
                 break
             }
         }
+    }
+
+    /// Whether this area's filesystem treats names that differ only in case as one name (ext4 with
+    /// casefold, vfat): then it cannot hold both `Case.txt` and `case.txt`.
+    func ignoresCase() -> Bool {
+        let name = "CaseProbe-" + Self.randomName(bytes: 4)
+        let fd = openat(areaFD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        close(fd)
+        defer { unlinkat(areaFD, name, 0) }
+        return faccessat(areaFD, name.lowercased(), F_OK, AT_SYMLINK_NOFOLLOW) == 0
     }
 
     /// Creates the file at `path` (it must not exist) and returns its descriptor.
@@ -151,7 +169,7 @@ final class StagingArea {
     /// travel in the metadata and are applied where it finally lands.
     func commit(_ manifest: Manifest, entries: [InboxEntry]) throws(ReceiveError) -> [InboxEntry] {
         // Folder and link times (and folder modes) last, deepest first: reverse pre-order.
-        for entry in manifest.entries.reversed() where entry.kind != .file && !entry.isTopLevel {
+        for entry in manifest.entries.reversed() where !entry.kind.isRegularFile && !entry.isTopLevel {
             let (parentFD, name) = try parentDirectory(of: entry.path)
             var times = POSIX.times(seconds: entry.modificationSeconds, nanoseconds: entry.modificationNanoseconds)
             if entry.kind == .directory && fchmodat(parentFD, name, mode_t(entry.mode), 0) != 0 {

@@ -28,6 +28,9 @@ public struct ReceiverConfiguration: Sendable {
     public var offerDeadline: Duration = .seconds(30)
     /// How long a sender may be silent while data flows.
     public var idleTimeout: Duration = .seconds(60)
+    /// How long a person may take to answer (this side's user about an offer, the sender's user
+    /// about the verification code).
+    public var promptTimeout: Duration = .seconds(300)
     /// Transfers handled at once; more connections are closed at once.
     public var maxConcurrentTransfers = 16
     /// Free space kept beyond an offer's size; an offer that would eat into it is declined.
