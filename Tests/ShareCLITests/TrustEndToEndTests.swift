@@ -323,6 +323,29 @@ import Glibc
         _ = receiver.wait()
     }
 
+    @Test func progressToOtherPeersPausesWhileTheSenderIsAsked() throws {
+        let dir = TemporaryDirectory("trust-multi")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let carol = TestMachine("carol", in: dir)
+        FileTree.writeSparseFile(dir.at("big.img"), size: 1 << 30)
+        let (asking, askingPort) = try terminalReceiver(bob, dir, ["--once"])
+        let (everyone, everyonePort) = try jsonReceiver(carol, dir.at("inbox2"), ["--accept", "everyone", "--once"])
+        let sender = interactive(
+            alice, ["send", dir.at("big.img"), "--to", "127.0.0.1:\(askingPort)", "--to", "127.0.0.1:\(everyonePort)"])
+        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N]", timeout: .seconds(60)))
+        let asked = sender.mark
+        usleep(1_500_000)
+        #expect(!sender.output(after: asked).contains("%"), "no progress drawn over the question")
+        sender.type("y\n")
+        #expect(asking.waitForOutput(containing: "[y/N]"))
+        asking.type("y\n")
+        #expect(sender.wait(timeout: .seconds(120)) == 0)
+        #expect(sender.output(after: asked).contains("Sent 1 item to \"bob\" (verified now)"))
+        _ = asking.wait(timeout: .seconds(30))
+        _ = everyone.wait(timeout: .seconds(30))
+    }
+
     @Test func theSenderIsToldWhichRefusalHappenedAndTheRateExcludesTheWait() throws {
         let dir = TemporaryDirectory("trust-outcomes")
         let alice = TestMachine("alice", in: dir)
