@@ -11,6 +11,7 @@
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
+//   ShareUnicode -> CShareICU (look-alike names, UTS #39)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
 
@@ -35,6 +36,11 @@ let package = Package(
             pkgConfig: "avahi-client",
             providers: [.apt(["libavahi-client-dev"])]
         ),
+        .systemLibrary(
+            name: "CShareICU",
+            pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]
+        ),
         // Linux system calls glibc 2.36 does not wrap (openat2) or Swift cannot see (renameat2, syncfs).
         .systemLibrary(name: "CShareLinux"),
         .systemLibrary(
@@ -53,13 +59,14 @@ let package = Package(
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
+        .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
 
         // Use cases and the command line.
         .target(
             name: "ShareKit",
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
-                "ShareArchive", "CShareLinux",
+                "ShareArchive", "ShareUnicode", "CShareLinux",
             ]
         ),
         .target(
@@ -85,6 +92,7 @@ let package = Package(
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
+        .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
         .testTarget(
             name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),

@@ -174,7 +174,10 @@ public final class SecureConnection {
     // MARK: Receiving
 
     /// Returns the next frame, blocking until one arrives; nil when the peer closed cleanly.
-    public func receive() throws(ConnectionError) -> Frame? {
+    /// - Parameter deadline: when set, a frame that trickles in so slowly that it is not complete by
+    ///   then fails with ``TransportError/timedOut(endpoint:operation:)`` (each read is also bounded by
+    ///   the socket's receive timeout), so a peer cannot hold a reader with one byte at a time.
+    public func receive(before deadline: ContinuousClock.Instant? = nil) throws(ConnectionError) -> Frame? {
         while true {
             do {
                 if let frame = try decoder.next() { return frame }
@@ -185,9 +188,15 @@ public final class SecureConnection {
                 do { try decoder.finish() } catch { throw .wire(error) }
                 return nil
             }
+            if let deadline, ContinuousClock.now >= deadline {
+                throw .transport(.timedOut(endpoint: endpoint, operation: "receiving"))
+            }
             try fill()
         }
     }
+
+    /// Bytes received from the peer so far (after decryption).
+    public private(set) var bytesReceived: UInt64 = 0
 
     /// Waits until a frame can be read (one is buffered, or the socket is readable) or one of
     /// `wakes` is signalled, at most `timeout` (nil: forever).
@@ -210,15 +219,17 @@ public final class SecureConnection {
         case failure(ConnectionError)
     }
 
-    /// The next frame, unless one of `wakes` is signalled or `timeout` passes first (nil: no limit).
+    /// The next frame, unless one of `wakes` is signalled or `timeout` passes first (nil: no limit;
+    /// the frame must also be complete by then).
     public func next(orWake wakes: [WakeSignal], timeout: Duration?) -> Arrival {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         switch waitForFrame(orWake: wakes, timeout: timeout) {
         case .woken: return .woken
         case .timedOut: return .timedOut
         case .readable: break
         }
         do {
-            guard let frame = try receive() else { return .end }
+            guard let frame = try receive(before: deadline) else { return .end }
             return .frame(frame)
         } catch .transport(.timedOut) {
             return .timedOut
@@ -253,6 +264,7 @@ public final class SecureConnection {
                 try tls.read(into: buffer)
             }
             if count == 0 { reachedEnd = true }
+            bytesReceived += UInt64(count)
         } catch {
             throw .transport(map(error))
         }

@@ -228,6 +228,53 @@ import Glibc
         }
     }
 
+    @Test func aSenderThatDripsDataIsCutOffAndToldWhy() throws {
+        let scene = try HostileScene("hostile-drip") {
+            $0.rateWindow = .seconds(2)
+            $0.minimumRate = 1 << 10
+        }
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "drip"))) + RawOffer.frame([.init(path: "slow.bin", size: 100_000)]))
+            _ = try connection.receive()  // HELLO
+            _ = try connection.receive()  // DECISION
+            // A DATA frame of 50 KB, one byte every 200 ms: every read succeeds, the frame never ends.
+            let frame = FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [UInt8](repeating: 7, count: 50_000))))
+            let started = ContinuousClock.now
+            var sent = 0
+            var error: PeerError?
+            while sent < 40, ContinuousClock.now - started < .seconds(8), error == nil {
+                if (try? connection.writeRaw([frame[sent]])) == nil { break }
+                sent += 1
+                usleep(200_000)
+                if case .error(let refusal)? = try? connection.receiveIfReady() { error = refusal }
+            }
+            if error == nil { error = HostileSender.firstError(from: connection) }
+            connection.close()
+            #expect(error?.code == .timedOut)
+            #expect(error?.message.contains("the sender is too slow") == true, "\(error?.message ?? "no error")")
+            #expect(scene.hostileOutcomeText().contains("too slow"))
+        }
+    }
+
+    @Test func aSenderThatFallsSilentIsToldTheReceiverTimedOut() throws {
+        let scene = try HostileScene("hostile-mute")
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "mute"))) + RawOffer.frame([.init(path: "mute.bin", size: 100_000)]))
+            _ = try connection.receive()  // HELLO
+            _ = try connection.receive()  // DECISION
+            try connection.writeRaw(FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [1, 2, 3]))))
+            let error = HostileSender.firstError(from: connection)
+            connection.close()
+            #expect(error?.code == .timedOut)
+            #expect(error?.message.contains("heard nothing from the sender for 5 s") == true, "\(error?.message ?? "no error")")
+            _ = scene.hostileOutcome()
+        }
+    }
+
     @Test func tooManyConnectionsFromOneAddressAreClosed() throws {
         let scene = try HostileScene("hostile-flood") { $0.maxConnectionsPerAddress = 3 }
         // The honest transfer also comes from 127.0.0.1: it holds one of the three places.

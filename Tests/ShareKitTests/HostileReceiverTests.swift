@@ -41,6 +41,7 @@ final class HostileReceiver: Sendable {
         FileTree.writeFile(dir.at("doc.bin"), size: 3_000_000, seed: 3)
         var sender = try TestSender(in: dir)
         sender.options.decisionTimeout = decisionTimeout
+        sender.options.unattendedDecisionTimeout = decisionTimeout
         sender.options.idleTimeout = decisionTimeout
         let prepared = try PreparedSend.scan([dir.at("doc.bin")])
         do {
@@ -137,6 +138,39 @@ final class HostileReceiver: Sendable {
         }
         let error = try send(dir, to: receiver)
         #expect(error.map { "\($0)" }?.contains("expired") == true)
+    }
+
+    @Test func aReceiverThatNeverGreetsIsGivenUpOnAndNamed() throws {
+        let dir = TemporaryDirectory("hostile-rx-mute")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()
+            usleep(3_000_000)
+        }
+        FileTree.writeText(dir.at("a.txt"), "a")
+        var sender = try TestSender(in: dir)
+        sender.options.connectTimeout = .seconds(1)
+        #expect {
+            _ = try Sender.send(try PreparedSend.scan([dir.at("a.txt")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { "\($0)".contains("the receiver did not answer the greeting within 1 s") }
+    }
+
+    @Test func aReceiverThatStopsReadingIsNoticedAsAStall() throws {
+        let dir = TemporaryDirectory("hostile-rx-asleep")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()
+            try? connection.send(.hello(Hello(name: "sleepy")))
+            _ = try? connection.receive()
+            try? connection.send(.decision(.accept))
+            usleep(6_000_000)  // asleep: reads nothing more
+        }
+        FileTree.writeSparseFile(dir.at("big.img"), size: 256 << 20)
+        var sender = try TestSender(in: dir)
+        sender.options.idleTimeout = .seconds(1)
+        let started = ContinuousClock.now
+        #expect {
+            _ = try Sender.send(try PreparedSend.scan([dir.at("big.img")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { "\($0)".contains("the receiver took no data for 1 s") }
+        #expect(ContinuousClock.now - started < .seconds(5), "noticed within the stall time, not after minutes")
     }
 
     @Test func anImpostorForAVerifiedPeerReceivesNothingButARefusal() throws {

@@ -61,7 +61,7 @@ import TypeRegistry
         #expect(FileManager.default.contents(atPath: dir.at("notes/a.note")) == Data("remember the milk\n".utf8))
         #expect(
             FileTree.describe(dir.at("boards/Plan.board"), includeRootTime: true)
-                == FileTree.describe(dir.at("Plan.board"), includeRootTime: true))
+                == FileTree.describe(dir.at("Plan.board"), includeRootTime: true, asReceived: true))
         // Importing the same archive twice gives two documents; nothing is overwritten.
         #expect(FileTree.allPaths(dir.at("bugs")) == ["Bug", "Bug (2)", "Bug (2)/data.plist", "Bug/data.plist"])
         #expect(inboxEntries(harness.inbox).isEmpty)
@@ -343,7 +343,7 @@ import TypeRegistry
         #expect(report.items.map(\.text) == [harness.destination + "/Album"])
         #expect(
             FileTree.describe(harness.destination + "/Album", includeRootTime: true)
-                == FileTree.describe(dir.at("Album"), includeRootTime: true))
+                == FileTree.describe(dir.at("Album"), includeRootTime: true, asReceived: true))
         #expect(FileTree.allPaths(harness.destination).filter { $0.hasPrefix(".") }.isEmpty, "no scratch folder left")
         #expect(FileTree.allPaths(shm + "/Inbox").isEmpty)
     }

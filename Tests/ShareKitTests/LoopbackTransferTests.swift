@@ -88,7 +88,7 @@ import Glibc
         #expect(report.files.count == 1_001)
         #expect(report.items.map(\.isBundle) == [true])
         let landed = harness.destination + "/Project.sbz"
-        #expect(FileTree.describe(landed, includeRootTime: true) == FileTree.describe(bundle, includeRootTime: true))
+        #expect(FileTree.describe(landed, includeRootTime: true) == FileTree.describe(bundle, includeRootTime: true, asReceived: true))
         #expect(leftovers(harness.destination).filter { $0.hasPrefix(".") }.isEmpty)
     }
 

@@ -161,6 +161,7 @@ enum PeerJSON {
             ("known", .bool(peer.isKnown)),
             ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
             ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
+            ("mixedScripts", .bool(peer.mixesScripts)),
             ("self", .bool(peer.isSelf)),
         ])
     }
@@ -211,7 +212,7 @@ enum PeerTable {
         if let namesake = peer.claimsNameOf {
             return "NOT the \"\(TerminalText.safe(namesake.name))\" you verified (\(TrustCommandSupport.short(namesake.fingerprint)))"
         }
-        return ""
+        return peer.mixesScripts ? "name mixes scripts" : ""
     }
 }
 

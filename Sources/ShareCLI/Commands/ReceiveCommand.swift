@@ -37,6 +37,9 @@ struct ReceiveCommand: ShareCommand {
             .value("dir", "folder", help: "Where to store documents (default: your download folder, e.g. ~/Downloads)."),
             .value("accept", "policy", help: "ask (default): ask for each offer; trusted: only verified peers, silently; everyone: accept all."),
             .value("everyone-for", "duration", help: "With --accept everyone: go back to ask after this long (e.g. 10m, 1h)."),
+            .flag(
+                "keep-executables",
+                help: "Keep execute bits on files inside received folders (for code between your own machines); files are never executable otherwise."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
         ]
@@ -49,10 +52,14 @@ struct ReceiveCommand: ShareCommand {
     let everyoneFor: Duration?
     let once: Bool
     let json: Bool
+    let executableBits: ExecutableBits
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
         directory = parsed.value("dir")
+        if let directory, let problem = Self.unsafeFolderProblem(directory) {
+            throw parsed.usageError("Refusing --dir '\(directory)': \(problem)")
+        }
         name = parsed.value("name")
         if let name, let problem = DeviceName.problem(with: name) {
             throw parsed.usageError("Invalid name '\(name)': \(problem)")
@@ -70,6 +77,7 @@ struct ReceiveCommand: ShareCommand {
         }
         once = parsed.flag("once")
         json = parsed.flag("json")
+        executableBits = parsed.flag("keep-executables") ? .keptInBundles : .removed
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
@@ -81,7 +89,9 @@ struct ReceiveCommand: ShareCommand {
         let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
         let events = ReceiverEvents(
             canAsk: { prompter.canAsk },
-            decide: { offer, ticket in Self.decide(offer, ticket: ticket, prompter: prompter, state: state) },
+            decide: { [executableBits] offer, ticket in
+                Self.decide(offer, ticket: ticket, prompter: prompter, state: state, executableBits: executableBits)
+            },
             pair: { request, ticket in Self.pair(request, ticket: ticket, prompter: prompter) },
             progress: { offer, progress in state.progress(offer, progress) },
             finished: { outcome in state.finished(outcome) })
@@ -93,6 +103,7 @@ struct ReceiveCommand: ShareCommand {
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
             configuration.promptTimeout = prompter.timeout
+            configuration.executableBits = executableBits
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
             configuration.trustAnchors = try teamCAs.anchors()
@@ -157,6 +168,19 @@ struct ReceiveCommand: ShareCommand {
         return state.exitCode.withLock { $0 }
     }
 
+    /// System folders nobody should receive into (documents would land among the system's files).
+    static let systemFolders = ["/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/run", "/sbin", "/sys", "/usr", "/var"]
+
+    /// Why `folder` is no place to receive into, if it is not.
+    static func unsafeFolderProblem(_ folder: String) -> String? {
+        if folder.trimmingCharacters(in: .whitespaces).isEmpty { return "the folder name is empty" }
+        let path = URL(fileURLWithPath: absolute(folder)).standardizedFileURL.resolvingSymlinksInPath().path
+        for system in systemFolders where path == system || (system != "/" && ["/proc", "/sys", "/dev"].contains(system) && path.hasPrefix(system + "/")) {
+            return "it is the system folder '\(system)'; choose a folder of your own"
+        }
+        return nil
+    }
+
     /// `ask`, `verified peers only`, `everyone for 10m, then ask`.
     static func describe(_ policy: ReceivePolicy, for duration: Duration?) -> String {
         switch policy {
@@ -179,7 +203,10 @@ struct ReceiveCommand: ShareCommand {
     }
 
     /// Asks the user about an offer (only under `ask`).
-    static func decide(_ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, state: ReceiveReporter) -> Decision {
+    static func decide(
+        _ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, state: ReceiveReporter,
+        executableBits: ExecutableBits
+    ) -> Decision {
         let who = "\"\(TerminalText.safe(offer.peerName))\""
         guard prompter.canAsk else {
             state.notice(
@@ -189,7 +216,7 @@ struct ReceiveCommand: ShareCommand {
                 .nobodyToAsk,
                 message: "it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted")
         }
-        let (lines, question) = OfferSummary.describe(offer, home: state.home)
+        let (lines, question) = OfferSummary.describe(offer, home: state.home, executableBits: executableBits)
         return decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
     }
 

@@ -22,15 +22,18 @@ enum OfferSummary {
             return "\"\(TerminalText.safe(pinnedName))\" (verified), calling itself \(claimed)"
         }
         if let namesake {
+            let same = TrustStore.withoutAlternativeSuffix(name).lowercased() == namesake.name.lowercased()
             return "\(claimed) (NOT the \"\(TerminalText.safe(namesake.name))\" you verified, whose key is "
-                + "\(TrustCommandSupport.short(namesake.fingerprint)): another machine with the same name)"
+                + "\(TrustCommandSupport.short(namesake.fingerprint)): another machine \(same ? "with the same name" : "with a name that looks the same"))"
         }
         if let trustedBy { return "\(claimed) (certified by the team CA \"\(TerminalText.safe(trustedBy.displayName))\")" }
         return "\(claimed) (new: not verified)"
     }
 
     /// An offer: what the user sees before deciding, and the question.
-    static func describe(_ offer: IncomingOffer, home: String) -> (lines: [String], question: String) {
+    static func describe(
+        _ offer: IncomingOffer, home: String, executableBits: ExecutableBits = .removed
+    ) -> (lines: [String], question: String) {
         let manifest = offer.manifest
         let who = who(
             name: offer.peerName, pinnedName: offer.pinnedName, claimsNameOf: offer.claimsNameOf,
@@ -43,6 +46,9 @@ enum OfferSummary {
         if offer.peerTrustedBy == nil, let problem = offer.peerCATrustProblem {
             lines.append("  not certified by a team CA: \(TerminalText.safe(problem))")
         }
+        if offer.pinnedName == nil && offer.nameMixesScripts {
+            lines.append("  note: its name mixes scripts (as names made to look like others do)")
+        }
         let shown = manifest.items.prefix(20)
         let width = min(40, shown.map { TerminalText.safe($0.name).count + ($0.isBundle ? 1 : 0) }.max() ?? 0)
         for item in shown {
@@ -54,6 +60,7 @@ enum OfferSummary {
             let type = item.declaredType.isEmpty ? "" : "  (\(item.declaredType))"
             lines.append("  \(name.rightPadded(width))  \(size)\(type)")
             if item.kind == .note { lines += noteLines(manifest.entries[item.entryRange.lowerBound]) }
+            lines += detailLines(ItemDetails(of: item, in: manifest), executableBits: executableBits, isBundle: item.isBundle)
         }
         if manifest.items.count > shown.count { lines.append("  ... and \(manifest.items.count - shown.count) more") }
         let quoted = "\"\(TerminalText.safe(offer.peerName))\""
@@ -68,6 +75,30 @@ enum OfferSummary {
                     : "\(quoted) sends unattended and shows no verification code: accepting does not verify it.")
         }
         return (lines, "Accept?")
+    }
+
+    /// Hidden entries, links (with their targets) and executables of one item, indented.
+    static func detailLines(_ details: ItemDetails, executableBits: ExecutableBits, isBundle: Bool) -> [String] {
+        var parts: [String] = []
+        if details.hiddenEntries > 0 {
+            parts.append("\(details.hiddenEntries) hidden \(details.hiddenEntries == 1 ? "entry" : "entries")")
+        }
+        if details.executables > 0 {
+            let kept = executableBits == .keptInBundles && isBundle
+            parts.append(
+                "\(details.executables) executable \(details.executables == 1 ? "file" : "files")"
+                    + (kept ? " (kept executable)" : " (they arrive not executable)"))
+        }
+        if !details.links.isEmpty {
+            parts.append("\(details.links.count) \(details.links.count == 1 ? "link" : "links")")
+        }
+        guard !parts.isEmpty else { return [] }
+        var lines = ["      holds " + parts.joined(separator: ", ")]
+        for link in details.links.prefix(5) {
+            lines.append("      link \(TerminalText.safe(link.path)) -> \(TerminalText.safe(link.target))")
+        }
+        if details.links.count > 5 { lines.append("      ... and \(details.links.count - 5) more links") }
+        return lines
     }
 
     /// The first lines of a note, as the receiver shows them in the prompt (links are shown, never opened).

@@ -20,12 +20,17 @@ public struct NodeSettings: Codable, Sendable, Equatable {
     public static func load(from directory: String) throws(ConfigurationError) -> NodeSettings {
         let path = directory + "/" + fileName
         guard FileManager.default.fileExists(atPath: path) else { return NodeSettings() }
+        let settings: NodeSettings
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(NodeSettings.self, from: data)
+            settings = try JSONDecoder().decode(NodeSettings.self, from: data)
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
+        if let name = settings.name, let problem = DeviceName.problem(with: name) {
+            throw .unreadable(path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
+        }
+        return settings
     }
 
     /// Saves atomically (temporary file, fsync, rename).

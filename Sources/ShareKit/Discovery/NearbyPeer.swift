@@ -1,4 +1,5 @@
 import Foundation
+import ShareUnicode
 public import ShareDiscovery
 public import ShareTransport
 
@@ -15,9 +16,11 @@ public struct NearbyPeer: Sendable, Hashable {
     public var isSelf: Bool
     /// The name this machine verified it under, when its advertised key is a verified one.
     public var pinnedName: String?
-    /// A verified peer whose name this (unverified) one uses, Avahi's ` #2` aside: another machine
-    /// with the same name, flagged as such.
+    /// A verified peer whose name this (unverified) one uses or imitates (``TrustStore/namesake(of:fingerprint:)``):
+    /// another machine, flagged as such.
     public var claimsNameOf: TrustStore.Peer?
+    /// Whether its name mixes scripts (Latin with Cyrillic, say), as look-alike names do.
+    public var mixesScripts: Bool
 
     /// Creates the view of `service`.
     public init(service: DiscoveredService, trust: TrustStore, ownFingerprintPrefix: String?) {
@@ -27,18 +30,13 @@ public struct NearbyPeer: Sendable, Hashable {
         isKnown = pin != nil
         pinnedName = pin?.name
         isSelf = service.isLocal && fingerprintPrefix != nil && fingerprintPrefix == ownFingerprintPrefix
-        let base = Self.baseName(service.name).lowercased()
         claimsNameOf =
             pin == nil && !isSelf
-            ? trust.peers.first { $0.name.lowercased() == base || Self.baseName($0.name).lowercased() == base } : nil
-    }
-
-    /// `name` without the ` #2` Avahi appends after a collision.
-    static func baseName(_ name: String) -> String {
-        guard let hash = name.range(of: " #", options: .backwards),
-            !name[hash.upperBound...].isEmpty, name[hash.upperBound...].allSatisfy(\.isNumber)
-        else { return name }
-        return String(name[..<hash.lowerBound])
+            ? trust.peers.first {
+                NameLookalikes.key(TrustStore.withoutAlternativeSuffix($0.name))
+                    == NameLookalikes.key(TrustStore.withoutAlternativeSuffix(service.name))
+            } : nil
+        mixesScripts = NameLookalikes.mixesScripts(service.name)
     }
 
     /// The service (device) name.

@@ -29,10 +29,16 @@ final class StagingArea {
     private let areaName: String
     private var parent: (path: String, fd: Int32)?
     private var isFinished = false
+    /// Whether received files keep execute bits (``ReceivedModes``).
+    let executableBits: ExecutableBits
+    /// The receiver's umask, applied to every mode.
+    let umask: UInt16
 
     /// Creates the area in the inbox `root`, creating the inbox when missing.
-    init(root: String) throws(ReceiveError) {
+    init(root: String, executableBits: ExecutableBits = .removed, umask: UInt16 = 0o022) throws(ReceiveError) {
         self.root = root
+        self.executableBits = executableBits
+        self.umask = umask
         do {
             try Self.createDirectories(root, mode: 0o700)
         } catch {
@@ -146,11 +152,12 @@ final class StagingArea {
         return fd
     }
 
-    /// Gives a finished file its mode and modification time and closes it.
+    /// Gives a finished file its mode (``ReceivedModes``) and modification time and closes it.
     func finishFile(_ fd: Int32, entry: ManifestEntry) throws(ReceiveError) {
         defer { close(fd) }
         var times = POSIX.times(seconds: entry.modificationSeconds, nanoseconds: entry.modificationNanoseconds)
-        if fchmod(fd, mode_t(entry.mode)) != 0 || futimens(fd, &times) != 0 {
+        let mode = ReceivedModes.file(entry.mode, inBundle: !entry.isTopLevel, executableBits: executableBits, umask: umask)
+        if fchmod(fd, mode_t(mode)) != 0 || futimens(fd, &times) != 0 {
             throw .storageFailed(operation: "setting the mode and time of", path: entry.path, reason: POSIX.errorText())
         }
     }
@@ -172,7 +179,8 @@ final class StagingArea {
         for entry in manifest.entries.reversed() where !entry.kind.isRegularFile && !entry.isTopLevel {
             let (parentFD, name) = try parentDirectory(of: entry.path)
             var times = POSIX.times(seconds: entry.modificationSeconds, nanoseconds: entry.modificationNanoseconds)
-            if entry.kind == .directory && fchmodat(parentFD, name, mode_t(entry.mode), 0) != 0 {
+            let mode = ReceivedModes.directory(entry.mode, umask: umask)
+            if entry.kind == .directory && fchmodat(parentFD, name, mode_t(mode), 0) != 0 {
                 throw .storageFailed(operation: "setting the mode of", path: entry.path, reason: POSIX.errorText())
             }
             _ = utimensat(parentFD, name, &times, AT_SYMLINK_NOFOLLOW)
@@ -198,7 +206,7 @@ final class StagingArea {
             var metadata = index < entries.count ? entries[index] : InboxEntry.damaged(id: "")
             let top = manifest.entries[item.entryRange.lowerBound]
             if top.kind == .directory {
-                metadata.folderMode = top.mode
+                metadata.folderMode = ReceivedModes.directory(top.mode, umask: umask)
                 metadata.folderModificationSeconds = top.modificationSeconds
                 metadata.folderModificationNanoseconds = top.modificationNanoseconds
             }

@@ -1,5 +1,6 @@
 public import ShareDocuments
 public import ShareTLS
+import ShareUnicode
 
 /// An offer waiting for the receiver's decision.
 public struct IncomingOffer: Sendable {
@@ -29,6 +30,9 @@ public struct IncomingOffer: Sendable {
     /// Why a sender whose certificate leads to a team CA is nevertheless not CA-trusted (e.g. the CA
     /// expired), for messages.
     public var peerCATrustProblem: String? = nil
+
+    /// Whether the sender's name mixes scripts (Latin with Cyrillic, say), as look-alike names do.
+    public var nameMixesScripts: Bool { NameLookalikes.mixesScripts(peerName) }
 
     /// Whether this machine verified the sender before.
     public var isVerified: Bool { pinnedName != nil }

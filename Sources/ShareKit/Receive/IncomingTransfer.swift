@@ -110,10 +110,42 @@ struct IncomingTransfer {
         connection?.setTimeouts(receive: receive, send: configuration.idleTimeout)
     }
 
-    /// Reads one frame and acts on it; a stopping receiver or a silent sender ends the session.
+    /// The start of the current rate window and the bytes received before it, while data flows.
+    private var rateWindow: (start: ContinuousClock.Instant, bytes: UInt64)?
+
+    /// Whether the sender is expected to send data now (accepted, and the code confirmed if compared).
+    private var expectsData: Bool {
+        session.state == .receiving && (!session.showsCode || session.senderVerification == .confirmed)
+    }
+
+    /// Reads one frame and acts on it; a stopping receiver, a silent sender or one that drips data
+    /// slower than ``ReceiverConfiguration/minimumRate`` ends the session.
     private mutating func receiveOne() {
         guard let connection else { return }
-        switch connection.next(orWake: [control.wake], timeout: receiveTimeout) {
+        var timeout = receiveTimeout
+        if expectsData {
+            let window = rateWindow ?? (ContinuousClock.now, connection.bytesReceived)
+            rateWindow = window
+            let windowLeft = max(window.start + configuration.rateWindow - .now, .milliseconds(1))
+            timeout = min(timeout ?? windowLeft, windowLeft)
+        }
+        let arrival = connection.next(orWake: [control.wake], timeout: timeout)
+        if expectsData, let window = rateWindow, ContinuousClock.now - window.start >= configuration.rateWindow {
+            let received = connection.bytesReceived - window.bytes
+            let seconds = configuration.rateWindow.components.seconds
+            if received < configuration.minimumRate * UInt64(seconds) {
+                perform(
+                    session.fail(
+                        PeerError(
+                            .timedOut,
+                            "the sender is too slow: \(received) bytes in \(seconds) s; the receiver needs at least "
+                                + "\(ByteCount.format(configuration.minimumRate))/s")))
+                return
+            }
+            rateWindow = (ContinuousClock.now, connection.bytesReceived)
+            if case .timedOut = arrival { return }
+        }
+        switch arrival {
         case .frame(let frame):
             perform(session.receive(frame))
         case .woken:
@@ -317,7 +349,8 @@ struct IncomingTransfer {
         if control.isStopping { return session.fail(Self.stopped) }
         guard decision.isAccepted else { return session.decided(decision) }
         do {
-            let staging = try StagingArea(root: configuration.inbox)
+            let staging = try StagingArea(
+                root: configuration.inbox, executableBits: configuration.executableBits, umask: configuration.umask)
             self.staging = staging
             try staging.prepare(manifest)
             let writer = FileWriter(staging: staging, manifest: manifest)
@@ -393,9 +426,10 @@ struct IncomingTransfer {
         self.staging = nil
         self.writer = nil
         let inbox = Inbox(directory: configuration.inbox)
-        let importer = DocumentImporter(
+        var importer = DocumentImporter(
             inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
             environment: configuration.importEnvironment)
+        importer.openedReceiveFolder = configuration.receiveFolder
         let imports = ImportBatch(importer: importer, entries: entries, cancellation: control.imports)
         imports.start()
         self.imports = imports

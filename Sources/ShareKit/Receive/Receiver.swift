@@ -34,6 +34,8 @@ public final class Receiver: Sendable {
         StagingArea.removeAbandoned(in: configuration.inbox)
         // Staging folders of older versions, and scratch folders of imports across filesystems.
         StagingArea.removeAbandoned(in: configuration.destination)
+        var configuration = configuration
+        if configuration.receiveFolder == nil { configuration.receiveFolder = try ReceiveFolder(path: configuration.destination) }
         self.configuration = configuration
         self.identity = identity
         self.events = events

@@ -9,10 +9,15 @@ public struct SendOptions: Sendable {
     public var expectedKey: ExpectedKey?
     /// Limit for connecting, the TLS handshake and the receiver's HELLO.
     public var connectTimeout: Duration = .seconds(10)
-    /// How long to wait for the receiver's decision (its user may take a while).
+    /// How long to wait for the decision of a receiver whose user decides (a person may take a while).
     public var decisionTimeout: Duration = .seconds(330)
-    /// How long the receiver may make no progress while data flows or while it commits.
-    public var idleTimeout: Duration = .seconds(120)
+    /// How long to wait for the decision of a receiver that decides without asking anyone.
+    public var unattendedDecisionTimeout: Duration = .seconds(60)
+    /// How long the receiver may take no data before the send counts as stalled.
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long to wait for the receipt after the last file (the receiver commits, then waits up to
+    /// a minute for imports).
+    public var receiptTimeout: Duration = .seconds(120)
     /// The config folder whose trust store says which peers are verified (nil: none are, and
     /// nothing is remembered).
     public var configDirectory: String?

@@ -202,10 +202,13 @@ private struct SendRun {
         // Once answered, the answer's wake stays signalled: wait on it only while the user is asked.
         var wakes = [cancelWake]
         if session.userAnswer == nil, let answer = question?.answer { wakes.append(answer.wake) }
-        let left = negotiationStarted + options.decisionTimeout - .now
+        let attended = session.peer?.flags.contains(.attended) ?? false
+        let limit = attended ? options.decisionTimeout : options.unattendedDecisionTimeout
+        let left = negotiationStarted + limit - .now
         guard left > .zero else {
-            outcome = .failure(.failed(.local(PeerError(.timedOut, "no decision came within \(options.decisionTimeout.components.seconds) s"))))
-            perform(session.fail(PeerError(.timedOut, "the sender waited \(options.decisionTimeout.components.seconds) s for a decision and gave up")))
+            let seconds = limit.components.seconds
+            outcome = .failure(.failed(.local(PeerError(.timedOut, "no decision came within \(seconds) s"))))
+            perform(session.fail(PeerError(.timedOut, "the sender waited \(seconds) s for a decision and gave up")))
             return
         }
         switch connection.waitForFrame(orWake: wakes, timeout: left) {
@@ -234,8 +237,12 @@ private struct SendRun {
             _ = cancelled()
         case .timedOut:
             let seconds = receiveTimeout?.components.seconds ?? 0
-            outcome = .failure(.failed(.local(PeerError(.timedOut, "the receiver said nothing for \(seconds) s"))))
-            perform(session.fail(PeerError(.timedOut, "the sender heard nothing from the receiver for \(seconds) s")))
+            let what =
+                session.state == .awaitingHello
+                ? "the receiver did not answer the greeting within \(seconds) s"
+                : "no receipt came within \(seconds) s after the last file"
+            outcome = .failure(.failed(.local(PeerError(.timedOut, what))))
+            perform(session.fail(PeerError(.timedOut, "the sender gave up: \(what)")))
         case .end:
             connectionClosed()
         case .failure(let error):
@@ -425,10 +432,16 @@ private struct SendRun {
             if let frame = try? connection.receive() {
                 perform(session.receive(frame))
             }
+            if outcome == nil, case .timedOut = error {
+                let seconds = options.idleTimeout.components.seconds
+                outcome = .failure(
+                    .failed(.local(PeerError(.timedOut, "the receiver took no data for \(seconds) s (asleep, or its link is gone)"))))
+            }
             if outcome == nil { outcome = .failure(.transport(error)) }
             return
         }
         reportProgress(force: true)
+        setReceiveTimeout(options.receiptTimeout)
         perform(session.finishedStreaming())
     }
 

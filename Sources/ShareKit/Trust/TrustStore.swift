@@ -1,5 +1,6 @@
 public import Foundation
 public import ShareTLS
+import ShareUnicode
 
 #if canImport(Glibc)
 import Glibc
@@ -74,13 +75,22 @@ public struct TrustStore: Sendable, Codable, Equatable {
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// The verified peer whose name is `name` (any case) but whose key is not `fingerprint`: a machine
-    /// that claims the name of one this machine verified. It is a different, unverified machine;
-    /// this is only for flagging it.
+    /// The verified peer whose name `name` is, or looks like (any case, look-alike letters such as a
+    /// Cyrillic `е`, spaces around it, Avahi's ` #2`: ``NameLookalikes``), while its key is not
+    /// `fingerprint`: a machine that passes itself off under the name of one this machine verified.
+    /// It is a different, unverified machine; this is only for flagging it.
     public func namesake(of name: String, fingerprint: Fingerprint) -> Peer? {
         guard peer(fingerprint) == nil else { return nil }
-        let folded = name.lowercased()
-        return peers.first { $0.name.lowercased() == folded && $0.fingerprint != fingerprint.hex }
+        let key = NameLookalikes.key(Self.withoutAlternativeSuffix(name))
+        return peers.first { NameLookalikes.key(Self.withoutAlternativeSuffix($0.name)) == key && $0.fingerprint != fingerprint.hex }
+    }
+
+    /// `name` without the ` #2` Avahi appends after a collision.
+    public static func withoutAlternativeSuffix(_ name: String) -> String {
+        guard let hash = name.range(of: " #", options: .backwards),
+            !name[hash.upperBound...].isEmpty, name[hash.upperBound...].allSatisfy(\.isNumber)
+        else { return name }
+        return String(name[..<hash.lowerBound])
     }
 
     /// The verified peers called `name` (any case): normally one, but two machines may have been
