@@ -5,13 +5,14 @@
 // Layers (dependencies point down only):
 //
 //   share (executable)  ->  ShareCLI  ->  ShareKit
-//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry,
-//                           ShareArchive
+//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
+//                           ShareDocuments, TypeRegistry, ShareArchive
 //   ShareTransport      ->  ShareTLS, ShareWire
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
+//   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
 //   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
 
 import PackageDescription
@@ -42,6 +43,14 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups.
+        .systemLibrary(name: "CShareResolv"),
+        // NLnet Labs' libldns: RFC 2136 updates signed with TSIG, for wide-area DNS-SD publishing.
+        .systemLibrary(
+            name: "CShareLDNS",
+            pkgConfig: "ldns",
+            providers: [.apt(["libldns-dev"])]
+        ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
@@ -51,6 +60,8 @@ let package = Package(
         // The only code that sees C.
         .target(name: "ShareTLS", dependencies: ["CShareOpenSSL"]),
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
+        .target(name: "ShareDNS", dependencies: ["CShareResolv"]),
+        .target(name: "ShareDNSUpdate", dependencies: ["CShareLDNS", "ShareDNS"]),
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
 
@@ -58,8 +69,8 @@ let package = Package(
         .target(
             name: "ShareKit",
             dependencies: [
-                "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
-                "ShareArchive", "CShareLinux",
+                "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
+                "ShareDocuments", "TypeRegistry", "ShareArchive", "CShareLinux",
             ]
         ),
         .target(

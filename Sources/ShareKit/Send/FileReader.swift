@@ -1,3 +1,4 @@
+import CShareLinux
 import Foundation
 import ShareDocuments
 import ShareTLS

@@ -1,3 +1,4 @@
+import CShareLinux
 public import ShareDocuments
 
 #if canImport(Glibc)
