@@ -76,7 +76,8 @@ let package = Package(
         .target(
             name: "ShareCLI",
             dependencies: [
-                "ShareKit", "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
+                "ShareKit", "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
+                "ShareDocuments", "TypeRegistry",
             ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),

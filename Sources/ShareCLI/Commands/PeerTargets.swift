@@ -13,6 +13,8 @@ enum PeerTargets {
         var endpoints: [Endpoint]
         /// The fingerprint prefix it advertised, which its TLS key must match.
         var expectedFingerprintPrefix: String?
+        /// Set when it was seen in a wide-area domain: what a connection confirms (or forgets).
+        var wideArea: WideAreaTarget?
     }
 
     /// `HOST:PORT` and `[IPV6]:PORT` are addresses; anything else is looked up as a peer.
@@ -28,19 +30,23 @@ enum PeerTargets {
     ///   ambiguous name, or a verified name whose advertised key changed.
     static func resolve(_ targets: [String], node: LocalNode) async throws(CLIError) -> [Destination] {
         var peers: [NearbyPeer] = []
+        var warnings: [String] = []
         let names = targets.filter { address($0) == nil }
         if !names.isEmpty {
-            let services: [DiscoveredService]
+            let sightings: CombinedPeerLookup.Sightings
             do {
-                services = try await ServiceBrowser.snapshot(timeout: .seconds(5))
+                sightings = try await CombinedPeerLookup.look(settings: node.settings, timeout: .seconds(5)) {
+                    () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: .seconds(5))
+                }
             } catch {
                 throw CLIError(
                     "cannot look up \(names.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")): \(error) "
                         + "Sending to HOST:PORT works without it.",
                     exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
             }
+            warnings = sightings.warnings
             do {
-                peers = try PeerDirectory.nearby(services, node: node)
+                peers = try PeerDirectory.nearby(sightings.merged, node: node)
             } catch {
                 throw CLIError(error.description)
             }
@@ -57,9 +63,9 @@ enum PeerTargets {
                 destinations.append(
                     Destination(
                         label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints,
-                        expectedFingerprintPrefix: peer.fingerprintPrefix))
+                        expectedFingerprintPrefix: peer.fingerprintPrefix, wideArea: WideAreaTarget(peer)))
             case .failure(let failure):
-                throw CLIError(failure.description)
+                throw CLIError(failure.description + WideAreaTarget.note(warnings))
             }
         }
         return destinations

@@ -39,7 +39,7 @@ struct ReceiveCommand: ShareCommand {
             .value("everyone-for", "duration", help: "With --accept everyone: go back to ask after this long (e.g. 10m, 1h)."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
-        ]
+        ] + WideAreaReceive.Options.specs
     )
 
     let port: UInt16
@@ -49,6 +49,7 @@ struct ReceiveCommand: ShareCommand {
     let everyoneFor: Duration?
     let once: Bool
     let json: Bool
+    let wideArea: WideAreaReceive.Options
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
@@ -70,6 +71,7 @@ struct ReceiveCommand: ShareCommand {
         }
         once = parsed.flag("once")
         json = parsed.flag("json")
+        wideArea = try WideAreaReceive.Options(parsed)
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
@@ -77,6 +79,8 @@ struct ReceiveCommand: ShareCommand {
         let node = try NodeLoader.load(context.paths)
         let name = node.deviceName(explicit: self.name)
         let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
+        let publication = try WideAreaReceive.publication(
+            wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
         let prompter = Prompter(console: console)
         let events = ReceiverEvents(
@@ -136,9 +140,18 @@ struct ReceiveCommand: ShareCommand {
             guard let advertiser else { return }
             for await event in advertiser.events { state.published(event, port: receiver.port) }
         }
+        let wideAreaPublisher = publication.map {
+            WideAreaPublisher($0, name: name, port: receiver.port, fingerprint: fingerprint)
+        }
+        let wideAreaReports = Task { [wideAreaPublisher] in
+            guard let wideAreaPublisher else { return }
+            for await event in wideAreaPublisher.events { state.wideArea(event) }
+        }
         await receiver.runAsync()
         receiver.waitForTransfers()
         advertiser?.close()
+        await wideAreaPublisher?.stop()
+        await wideAreaReports.value
         publishing.cancel()
         everyoneTimer.cancel()
         signals.cancel()

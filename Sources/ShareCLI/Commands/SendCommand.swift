@@ -100,6 +100,7 @@ struct SendCommand: ShareCommand {
             return results.compactMap { $0 }
         }
         board.finish()
+        WideAreaTarget.record(destinations, results, node: node)
 
         var failures = 0
         for (destination, result) in zip(destinations, results) {

@@ -12,6 +12,11 @@ public struct NearbyPeer: Sendable, Hashable {
     public var isKnown: Bool
     /// Whether it is this machine's own receiver.
     public var isSelf: Bool
+    /// Where it was seen: `local` (the local network) and wide-area DNS domains.
+    public var domains: [String]
+    /// Seen only in wide-area DNS, where an entry can outlive its receiver, and no connection from
+    /// this machine has proved its key yet (``WideAreaConfirmations``).
+    public var isUnconfirmed = false
 
     /// Creates the view of `service`.
     public init(service: DiscoveredService, trust: TrustStore, ownFingerprintPrefix: String?) {
@@ -19,6 +24,7 @@ public struct NearbyPeer: Sendable, Hashable {
         fingerprintPrefix = Advertisement.fingerprintPrefix(in: service.txt)
         isKnown = fingerprintPrefix.flatMap { trust.peer(withPrefix: $0) } != nil
         isSelf = service.isLocal && fingerprintPrefix != nil && fingerprintPrefix == ownFingerprintPrefix
+        domains = [service.domain]
     }
 
     /// The service (device) name.
