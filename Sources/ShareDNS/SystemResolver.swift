@@ -65,6 +65,7 @@ public final class SystemResolver {
         let query = DNSMessage.query(name, type, id: UInt16.random(in: 0...UInt16.max)).wire
         var answer = [UInt8](repeating: 0, count: 65_535)
         errno = 0
+        let started = ContinuousClock.now
         let length = query.withUnsafeBufferPointer { queryBytes in
             answer.withUnsafeMutableBufferPointer { answerBytes in
                 res_nsend(
@@ -73,8 +74,13 @@ public final class SystemResolver {
             }
         }
         guard length > 0 else {
+            // res_nsend moves on from a server that answers REFUSED, SERVFAIL or NOTIMP as from one
+            // that is silent, and reports both as ETIMEDOUT: failing before one try's timeout ran out
+            // means the servers answered, with a refusal.
             let code = errno
-            if code == ECONNREFUSED { throw .refused(servers: servers) }
+            let quick = ContinuousClock.now - started < .seconds(Int(CShareResolv_timeout(context)))
+            if code == ECONNREFUSED { throw .unreachable(servers: servers) }
+            if quick { throw .refused(servers: servers) }
             throw .noAnswer(servers: servers, seconds: patience)
         }
         let message: DNSMessage
@@ -110,6 +116,8 @@ public enum DNSLookupError: Error, Sendable, Hashable, CustomStringConvertible {
     case noConfiguration(String)
     /// No server answered in time.
     case noAnswer(servers: [String], seconds: Int)
+    /// Nothing answers at the servers' addresses (connection refused, no route).
+    case unreachable(servers: [String])
     /// Every server refused the query (it does not serve that name, or not to this machine).
     case refused(servers: [String])
     /// The server answered with an error code, e.g. SERVFAIL.
@@ -122,7 +130,8 @@ public enum DNSLookupError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noConfiguration(let problem): problem
         case .noAnswer(let servers, let seconds):
             "no answer from \(Self.describe(servers)) within \(seconds) s"
-        case .refused(let servers): "\(Self.describe(servers)) refused the query"
+        case .unreachable(let servers): "cannot reach \(Self.describe(servers)) (nothing answers there)"
+        case .refused(let servers): "\(Self.describe(servers)) refused or failed the query (it may not serve this domain)"
         case .failed(let servers, let code): "\(Self.describe(servers)) answered \(code)"
         case .malformed(let servers, let problem): "\(Self.describe(servers)) sent \(problem)"
         }

@@ -33,7 +33,7 @@ public enum WideAreaBrowser {
         let results = Mutex<[Int: Result<DiscoveredService?, DNSLookupError>]>([:])
         let next = Atomic<Int>(0)
         let instances = listed
-        DispatchQueue.concurrentPerform(iterations: min(parallelLookups, instances.count)) { _ in
+        onThreads(min(parallelLookups, instances.count)) {
             guard let resolver = try? SystemResolver() else { return }
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
@@ -109,7 +109,7 @@ public enum WideAreaBrowser {
         let questions = names
         let answers = Mutex<(domains: [Int: [DNSName]], failure: DNSLookupError?, answered: Bool)>(([:], nil, false))
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(8, questions.count)) { _ in
+        onThreads(min(8, questions.count)) {
             guard let resolver = try? SystemResolver() else { return }
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
@@ -135,6 +135,20 @@ public enum WideAreaBrowser {
             }
         }
         return (domains, result.answered ? nil : result.failure)
+    }
+
+    /// Runs `body` on `count` threads of its own at once (blocking lookups: not on Dispatch's
+    /// pool, which runs only as many at once as there are cores) and waits for all of them.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable () -> Void) {
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            BlockingWork.start("share.dns-lookup") {
+                body()
+                group.leave()
+            }
+        }
+        group.wait()
     }
 
     /// `local`, multicast DNS's domain: never browsed through unicast DNS.
