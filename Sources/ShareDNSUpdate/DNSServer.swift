@@ -8,22 +8,23 @@ public import ShareDNS
 ///
 /// Not thread-safe: use one from one thread at a time. Each call builds its own libldns objects.
 public final class DNSServer {
-    /// The server's address, as given.
-    public let address: String
+    /// The server's addresses, tried in order.
+    public let addresses: [String]
     /// Its port.
     public let port: UInt16
     private let key: TSIGKey?
     private let timeoutSeconds: Int
     private let tries: Int
 
-    /// A server at an IPv4 or IPv6 address.
+    /// A server at one or more IPv4 or IPv6 addresses (tried in order until one answers).
     /// - Parameters:
     ///   - key: the key that signs updates (and whose signature answers must carry).
     ///   - timeoutSeconds: how long to wait for one answer; `tries` answers are waited for at most.
-    /// - Throws: ``DNSServerError/badAddress(_:)`` when `address` is not an IP address.
-    public init(address: String, port: UInt16 = 53, key: TSIGKey?, timeoutSeconds: Int = 2, tries: Int = 2) throws(DNSServerError) {
-        guard LDNSResolver.addressData(address) != nil else { throw .badAddress(address) }
-        self.address = address
+    /// - Throws: ``DNSServerError/badAddress(_:)`` when an address is not an IP address.
+    public init(addresses: [String], port: UInt16 = 53, key: TSIGKey?, timeoutSeconds: Int = 2, tries: Int = 2) throws(DNSServerError) {
+        guard !addresses.isEmpty else { throw .badAddress("") }
+        for address in addresses where LDNSResolver.addressData(address) == nil { throw .badAddress(address) }
+        self.addresses = addresses
         self.port = port
         self.key = key
         self.timeoutSeconds = max(1, timeoutSeconds)
@@ -32,6 +33,7 @@ public final class DNSServer {
 
     /// The server as text for messages (`10.0.0.53`, `[fd00::53]:5353`).
     public var label: String {
+        let address = addresses[0]
         let host = address.contains(":") ? "[\(address)]" : address
         return port == 53 ? address : "\(host):\(port)"
     }
@@ -40,7 +42,7 @@ public final class DNSServer {
     /// - Throws: ``DNSServerError`` when the server cannot be reached, or its answer is unsigned or
     ///   wrongly signed (it did not accept the key).
     public func send(_ update: DNSUpdate) throws(DNSServerError) -> DNSResponseCode {
-        let resolver = try LDNSResolver(address: address, port: port, key: key, timeoutSeconds: timeoutSeconds, tries: tries)
+        let resolver = try LDNSResolver(addresses: addresses, port: port, key: key, timeoutSeconds: timeoutSeconds, tries: tries)
         let packet = try LDNSPacket(wire: update.message(id: UInt16.random(in: 0...UInt16.max)).wire)
         if key != nil {
             let status = ldns_update_pkt_tsig_add(packet.pointer, resolver.pointer)
@@ -57,7 +59,7 @@ public final class DNSServer {
     /// Asks the server (unsigned, no recursion) for `type` records of `name`; returns the whole answer.
     /// - Throws: ``DNSServerError`` when it cannot be reached or answers garbage.
     public func query(_ name: DNSName, _ type: DNSRecordType) throws(DNSServerError) -> DNSMessage {
-        let resolver = try LDNSResolver(address: address, port: port, key: nil, timeoutSeconds: timeoutSeconds, tries: tries)
+        let resolver = try LDNSResolver(addresses: addresses, port: port, key: nil, timeoutSeconds: timeoutSeconds, tries: tries)
         var query = DNSMessage.query(name, type, id: UInt16.random(in: 0...UInt16.max))
         query.recursionDesired = false
         let packet = try LDNSPacket(wire: query.wire)
@@ -101,15 +103,17 @@ public enum DNSServerError: Error, Sendable, Hashable, CustomStringConvertible {
 private final class LDNSResolver {
     let pointer: UnsafeMutablePointer<ldns_resolver>
 
-    init(address: String, port: UInt16, key: TSIGKey?, timeoutSeconds: Int, tries: Int) throws(DNSServerError) {
-        guard let (type, text) = Self.addressData(address),
-            let server = ldns_rdf_new_frm_str(type, text)
-        else { throw .badAddress(address) }
-        defer { ldns_rdf_deep_free(server) }
-        guard let pointer = ldns_resolver_new() else { throw .unreachable(server: address, reason: "out of memory") }
+    init(addresses: [String], port: UInt16, key: TSIGKey?, timeoutSeconds: Int, tries: Int) throws(DNSServerError) {
+        guard let pointer = ldns_resolver_new() else { throw .unreachable(server: addresses.first ?? "", reason: "out of memory") }
         self.pointer = pointer
-        guard ldns_resolver_push_nameserver(pointer, server) == LDNS_STATUS_OK else {
-            throw .unreachable(server: address, reason: "libldns refused the address")
+        for address in addresses {
+            guard let (type, text) = Self.addressData(address), let server = ldns_rdf_new_frm_str(type, text) else {
+                throw .badAddress(address)
+            }
+            defer { ldns_rdf_deep_free(server) }
+            guard ldns_resolver_push_nameserver(pointer, server) == LDNS_STATUS_OK else {
+                throw .unreachable(server: address, reason: "libldns refused the address")
+            }
         }
         ldns_resolver_set_port(pointer, port)
         ldns_resolver_set_timeout(pointer, timeval(tv_sec: timeoutSeconds, tv_usec: 0))

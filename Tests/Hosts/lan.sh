@@ -31,8 +31,10 @@
 #                                 drops what is sent there). Each host's resolver asks the router
 #                                 (resolv.conf: nameserver, "search office.example").
 #   lan.sh addr6 NAME             on a routed host: its global IPv6 address
-#   lan.sh resolv NAME            replace the host's resolv.conf with stdin
-#   lan.sh named-dir              print named's folder (named.conf, zones, share-team.key, named.log)
+#   lan.sh resolv NAME [FILE]     replace the host's resolv.conf with FILE (or stdin)
+#   lan.sh named-dir              print named's folder (named.conf, zones, named.log, and the keys
+#                                 share-team.key and lab-other.key, both allowed to update)
+#   lan.sh check-routed           like check, for up-routed (named and tsig-keygen too)
 #
 # Environment:
 #   SHARE_LAN_PREFIX   namespace prefix (default "shlan"); runs that may overlap
@@ -304,12 +306,16 @@ write_named() {
   mkdir -p "$d"
   for net in $(seq "$count"); do listen="$listen $ROUTED.$net.1;"; listen6="$listen6 $ROUTED6:$net::1;"; done
   tsig-keygen -a hmac-sha256 share-team > "$d/share-team.key"
-  chmod 600 "$d/share-team.key"
+  # A second key with the same rights, for another machine than the team's (name conflicts).
+  tsig-keygen -a hmac-sha256 lab-other > "$d/lab-other.key"
+  chmod 600 "$d/share-team.key" "$d/lab-other.key"
   sed -e "s|directory \"/var/cache/bind\";|directory \"$d\"; pid-file \"$d/named.pid\"; session-keyfile \"$d/session.key\";|" \
       -e "s|listen-on { 192.0.2.53; 127.0.0.1; };|listen-on {$listen };|" \
       -e "s|listen-on-v6 { 2001:db8::53; };|listen-on-v6 {$listen6 };|" \
       -e "s|/etc/bind/share-team.key|$d/share-team.key|" \
-      -e "s|/var/lib/bind/|$d/|" "$example/named.conf" > "$d/named.conf"
+      -e "s|/var/lib/bind/|$d/|" \
+      -e "s|^\( *\)grant share-team zonesub \(.*\)$|&\n\1grant lab-other zonesub \2|" "$example/named.conf" > "$d/named.conf"
+  echo "include \"$d/lab-other.key\";" >> "$d/named.conf"
   sed -e "s|192.0.2.53|$ROUTED.1.1|" -e "s|2001:db8::53|$ROUTED6:1::1|" "$example/office.example.zone" > "$d/office.example.zone"
   {
     echo 'controls { };'
@@ -345,6 +351,8 @@ cmd=${1:-}; shift || true
 case "$cmd" in
   check)
     check ;;
+  check-routed)
+    NEED_NAMED=1 check ;;
   up|up-routed)
     [ $# -gt 0 ] || die "usage: lan.sh up NAME... | lan.sh up-routed NAME... / NAME..."
     for h in "$@"; do [ "$h" = / ] || check_name "$h"; [ "$h" != router ] || die "'router' is the router's name"; done
@@ -390,7 +398,8 @@ case "$cmd" in
     if [ -f "$STATE/$1/ipv6" ]; then cat "$STATE/$1/ipv6"; exit 0; fi
     ip -n "$(host_ns "$1")" -6 -o addr show dev eth0 scope link | awk '{sub(/\/.*/, "", $4); print $4; exit}' ;;
   resolv)
-    need_host "${1:-}"; cat > "$STATE/$1/resolv.conf" ;;
+    need_host "${1:-}"
+    if [ -n "${2:-}" ]; then cp "$2" "$STATE/$1/resolv.conf"; else cat > "$STATE/$1/resolv.conf"; fi ;;
   named-dir)
     [ -d "$STATE/router/named" ] || die "no router here (lan.sh up-routed)"
     echo "$STATE/router/named" ;;

@@ -89,7 +89,7 @@ struct PeersCommand: ShareCommand {
             guard !domains.isEmpty else { throw PeerScan.cliError(error) }
             console.warning("the local network: \(error)")
         }
-        let interval = Duration.seconds(max(1, node.settings.wideArea?.watchSeconds ?? 5))
+        let interval = Duration.milliseconds(Int(max(0.1, node.settings.wideArea?.watchSeconds ?? 5) * 1000))
         let watch = CombinedPeerWatch(
             browser: browser, domains: domains, discover: CombinedPeerLookup.discovers(settings: node.settings),
             interval: interval)

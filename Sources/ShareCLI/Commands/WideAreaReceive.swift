@@ -70,8 +70,8 @@ struct WideAreaReceive {
             throw CLIError(error.description)
         }
         var publication = WideAreaPublication(domain: domain, key: key, server: options.server ?? saved?.dnsServer)
-        if let seconds = ProcessInfo.processInfo.environment["SHARE_DNS_ADDRESS_CHECK_SECONDS"].flatMap(Int.init), seconds > 0 {
-            publication.addressCheckInterval = .seconds(seconds)
+        if let seconds = saved?.addressCheckSeconds, seconds > 0 {
+            publication.addressCheckInterval = .milliseconds(Int(seconds * 1000))
         }
         return publication
     }

@@ -52,7 +52,8 @@ public final class CombinedPeerWatch: Sendable {
                 var poll = 0
                 while !Task.isCancelled {
                     let snapshot = await WideAreaBrowser.snapshot(
-                        domains: known, discover: discover && poll % max(1, rediscoverEvery) == 0, timeout: interval)
+                        domains: known, discover: discover && poll % max(1, rediscoverEvery) == 0,
+                        timeout: max(interval, .seconds(3)))
                     for text in snapshot.domains {
                         if let name = try? DNSName(text), !known.contains(name) { known.append(name) }
                     }

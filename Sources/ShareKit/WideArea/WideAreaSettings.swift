@@ -8,7 +8,8 @@
 ///     "dnsServer": "192.0.2.53",
 ///     "browseDomains": ["lab.example"],
 ///     "discoverBrowseDomains": true,
-///     "watchSeconds": 5
+///     "watchSeconds": 5,
+///     "addressCheckSeconds": 5
 /// }
 /// ```
 public struct WideAreaSettings: Codable, Sendable, Equatable {
@@ -23,11 +24,13 @@ public struct WideAreaSettings: Codable, Sendable, Equatable {
     /// Whether to look for browse domains in DNS (RFC 6763 §11; default true).
     public var discoverBrowseDomains: Bool?
     /// How often `share peers --watch` asks DNS again, in seconds (default 5).
-    public var watchSeconds: Int?
+    public var watchSeconds: Double?
+    /// How often `share receive` compares this machine's addresses with those in DNS, in seconds (default 5).
+    public var addressCheckSeconds: Double?
 
     public init(
         domain: String? = nil, dnsKey: String? = nil, dnsServer: String? = nil, browseDomains: [String]? = nil,
-        discoverBrowseDomains: Bool? = nil, watchSeconds: Int? = nil
+        discoverBrowseDomains: Bool? = nil, watchSeconds: Double? = nil, addressCheckSeconds: Double? = nil
     ) {
         self.domain = domain
         self.dnsKey = dnsKey
@@ -35,5 +38,6 @@ public struct WideAreaSettings: Codable, Sendable, Equatable {
         self.browseDomains = browseDomains
         self.discoverBrowseDomains = discoverBrowseDomains
         self.watchSeconds = watchSeconds
+        self.addressCheckSeconds = addressCheckSeconds
     }
 }

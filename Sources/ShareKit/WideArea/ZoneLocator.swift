@@ -15,8 +15,7 @@ enum ZoneLocator {
     static func locate(domain: DNSName, server override: String?, key: TSIGKey) throws(Failure) -> (DNSServer, zone: DNSName) {
         if let override {
             let (host, port) = try splitHostPort(override)
-            let address = try resolve(host, what: "the DNS server '\(override)'")
-            let server = try makeServer(address, port: port, key: key)
+            let server = try makeServer(try resolve(host, what: "the DNS server '\(override)'"), port: port, key: key)
             let answer: DNSMessage
             do {
                 answer = try server.query(domain, .soa)
@@ -49,13 +48,8 @@ enum ZoneLocator {
             default: return nil
             }
         }
-        let address: String
-        if let first = glue.first {
-            address = first
-        } else {
-            address = try resolve(primary.presentation, what: "the primary server \(primary) of \(zone)")
-        }
-        return (try makeServer(address, port: 53, key: key), zone)
+        let addresses = glue.isEmpty ? try resolve(primary.presentation, what: "the primary server \(primary) of \(zone)") : glue
+        return (try makeServer(preferReachable(addresses), port: 53, key: key), zone)
     }
 
     /// The zone (owner of the SOA record) and its primary server, from an answer to an SOA query.
@@ -88,9 +82,17 @@ enum ZoneLocator {
         return (text, 53)
     }
 
-    /// An IP address as it is, or a host name's first address (IPv4 first) through the resolver.
-    private static func resolve(_ host: String, what: String) throws(Failure) -> String {
-        if IPAddressText.parse(host) != nil { return host }
+    /// The addresses of the families this machine has a routable address of first, so an
+    /// IPv6-only host does not wait for an IPv4 server first (and the other way round).
+    static func preferReachable(_ addresses: [String]) -> [String] {
+        let families = Set(LocalAddresses.routable().map(\.bytes.count))
+        return addresses.filter { families.contains(IPAddressText.parse($0)?.count ?? 0) }
+            + addresses.filter { !families.contains(IPAddressText.parse($0)?.count ?? 0) }
+    }
+
+    /// An IP address as it is, or a host name's addresses (IPv4 first) through the resolver.
+    private static func resolve(_ host: String, what: String) throws(Failure) -> [String] {
+        if IPAddressText.parse(host) != nil { return [host] }
         let resolver = try systemResolver()
         let name: DNSName
         do {
@@ -98,6 +100,7 @@ enum ZoneLocator {
         } catch {
             throw Failure(reason: "\(what) is not a host name: \(error)", temporary: false)
         }
+        var addresses: [String] = []
         for type in [DNSRecordType.a, .aaaa] {
             let records: [DNSRecord]
             do {
@@ -106,16 +109,17 @@ enum ZoneLocator {
                 throw Failure(reason: "cannot find the address of \(what): \(error)", temporary: true)
             }
             for record in records {
-                if case .ipv4(let bytes) = record.data { return IPAddressText.format(bytes) }
-                if case .ipv6(let bytes) = record.data { return IPAddressText.format(bytes) }
+                if case .ipv4(let bytes) = record.data { addresses.append(IPAddressText.format(bytes)) }
+                if case .ipv6(let bytes) = record.data { addresses.append(IPAddressText.format(bytes)) }
             }
         }
-        throw Failure(reason: "\(what) has no address in DNS", temporary: false)
+        guard !addresses.isEmpty else { throw Failure(reason: "\(what) has no address in DNS", temporary: false) }
+        return addresses
     }
 
-    private static func makeServer(_ address: String, port: UInt16, key: TSIGKey) throws(Failure) -> DNSServer {
+    private static func makeServer(_ addresses: [String], port: UInt16, key: TSIGKey) throws(Failure) -> DNSServer {
         do {
-            return try DNSServer(address: address, port: port, key: key)
+            return try DNSServer(addresses: addresses, port: port, key: key)
         } catch {
             throw Failure(reason: error.description, temporary: false)
         }
