@@ -13,6 +13,12 @@ public enum LocalAddresses {
         /// The interface's name.
         public var interface: String
 
+        public init(bytes: [UInt8], prefixLength: Int, interface: String) {
+            self.bytes = bytes
+            self.prefixLength = prefixLength
+            self.interface = interface
+        }
+
         /// The address as text.
         public var text: String { IPAddressText.format(bytes) }
     }

@@ -155,6 +155,8 @@ public struct TSIGKey: Sendable, Hashable {
 /// A key file's text that is not one key in `tsig-keygen` format.
 public struct TSIGKeyParseError: Error, Sendable, Hashable {
     public var problem: String
+
+    public init(problem: String) { self.problem = problem }
 }
 
 /// Why a key file cannot be used.

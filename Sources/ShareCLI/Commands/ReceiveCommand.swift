@@ -30,6 +30,10 @@ struct ReceiveCommand: ShareCommand {
             on, offers are declined. --accept trusted accepts silently from verified peers and refuses \
             everyone else without asking; --accept everyone accepts everything, for a limited time with \
             --everyone-for (then back to ask). Blocked peers ('share trust block') are always refused.
+
+            With --domain (or wideArea.domain in settings.json) the receiver is also published in \
+            that DNS domain, with dynamic updates signed by the --dns-key, so that machines on other \
+            subnets find it too; its entry follows address changes and is removed when it stops.
             """,
         options: [
             .value("port", "port", help: "TCP port to listen on (default \(ReceiverConfiguration.defaultPort); 0 picks a free one)."),
