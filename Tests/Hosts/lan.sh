@@ -49,8 +49,9 @@
 #
 # Inside `run`, DBUS_SYSTEM_BUS_ADDRESS points at the host's own bus, so any Avahi
 # client (avahi-browse, libavahi-client) talks to that host's daemon, and
-# if_indextoname() sees the host's interfaces (eth0 plus lo). On a routed host, `run` also
-# puts the host's resolv.conf over /etc/resolv.conf (a private mount namespace).
+# if_indextoname() sees the host's interfaces (eth0 plus lo). `run` also puts the host's
+# resolv.conf over /etc/resolv.conf (a private mount namespace): the router on a routed host,
+# loopback (no DNS) on the flat LAN.
 set -euo pipefail
 
 # Close every inherited descriptor but stdin, stdout and stderr (and 255, bash's own
@@ -267,6 +268,9 @@ up_host() {
     ip -n "$ns" addr add "$SUBNET.$idx/24" dev eth0
     ip -n "$ns" link set eth0 up
     echo "$SUBNET.$idx" > "$d/ipv4"
+    # No DNS on the flat LAN: a resolver that asks loopback, where nothing answers, so that no
+    # query (share peers looks for wide-area browse domains) ever goes to this machine's own.
+    printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' > "$d/resolv.conf"
   fi
   write_configs "$name"
   start_dbus "$name"

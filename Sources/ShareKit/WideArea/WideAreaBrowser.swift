@@ -93,9 +93,10 @@ public enum WideAreaBrowser {
     /// The browse domains DNS names for this machine (RFC 6763 §11): the PTR records of
     /// `b._dns-sd._udp` and `lb._dns-sd._udp` under each search domain of resolv.conf and under the
     /// reverse-mapping name of each of this machine's subnets (`0.2.168.192.in-addr.arpa`).
-    /// - Returns: the domains found, and a failure when not one of the questions was answered.
-    public static func discoverDomains() -> (domains: [DNSName], failure: DNSLookupError?) {
-        guard let resolver = try? SystemResolver() else { return ([], nil) }
+    /// Questions that fail are skipped without a word: looking for domains nobody configured is
+    /// opportunistic, and a machine without wide-area DNS must not get warnings.
+    public static func discoverDomains() -> [DNSName] {
+        guard let resolver = try? SystemResolver() else { return [] }
         let parents = resolver.searchDomains + LocalAddresses.routable().compactMap(subnetName)
         var names: [DNSName] = []
         for parent in parents {
@@ -105,36 +106,30 @@ public enum WideAreaBrowser {
                 }
             }
         }
-        guard !names.isEmpty else { return ([], nil) }
+        guard !names.isEmpty else { return [] }
         let questions = names
-        let answers = Mutex<(domains: [Int: [DNSName]], failure: DNSLookupError?, answered: Bool)>(([:], nil, false))
+        let answers = Mutex<[Int: [DNSName]]>([:])
         let next = Atomic<Int>(0)
         onThreads(min(8, questions.count)) {
             guard let resolver = try? SystemResolver() else { return }
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard index < questions.count else { return }
-                do throws(DNSLookupError) {
-                    let names = try resolver.lookup(questions[index], .ptr).records.compactMap { record -> DNSName? in
-                        if case .pointer(let domain) = record.data { domain } else { nil }
-                    }
-                    answers.withLock {
-                        $0.domains[index] = names
-                        $0.answered = true
-                    }
-                } catch {
-                    answers.withLock { $0.failure = $0.failure ?? error }
+                guard let records = try? resolver.lookup(questions[index], .ptr).records else { continue }
+                let names = records.compactMap { record -> DNSName? in
+                    if case .pointer(let domain) = record.data { domain } else { nil }
                 }
+                answers.withLock { $0[index] = names }
             }
         }
         let result = answers.withLock { $0 }
         var domains: [DNSName] = []
         for index in questions.indices {
-            for domain in result.domains[index] ?? [] where !domains.contains(domain) && domain != localDomain {
+            for domain in result[index] ?? [] where !domains.contains(domain) && domain != localDomain {
                 domains.append(domain)
             }
         }
-        return (domains, result.answered ? nil : result.failure)
+        return domains
     }
 
     /// Runs `body` on `count` threads of its own at once (blocking lookups: not on Dispatch's
@@ -190,14 +185,13 @@ public enum WideAreaBrowser {
             let known = started
             collector.beginDiscovery()
             BlockingWork.start("share.browse-domains") {
-                let (found, failure) = discoverDomains()
-                for domain in found where !known.contains(domain) {
+                for domain in discoverDomains() where !known.contains(domain) {
                     collector.begin(domain)
                     BlockingWork.start("share.wide-area-browse") {
                         collector.finish(domain, Result { () throws(DNSLookupError) in try services(in: domain) })
                     }
                 }
-                collector.finishDiscovery(failure)
+                collector.finishDiscovery()
             }
         }
         return await collector.result(within: timeout)
@@ -221,7 +215,6 @@ private final class SnapshotCollector: Sendable {
         var pending: Set<DNSName> = []
         var discovering = false
         var results: [DNSName: Result<[DiscoveredService], DNSLookupError>] = [:]
-        var discoveryFailure: DNSLookupError?
         var waiter: CheckedContinuation<Void, Never>?
         var done = false
     }
@@ -246,11 +239,10 @@ private final class SnapshotCollector: Sendable {
         waiter?.resume()
     }
 
-    func finishDiscovery(_ failure: DNSLookupError?) {
+    func finishDiscovery() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.done else { return nil }
             state.discovering = false
-            state.discoveryFailure = failure
             return Self.takeWaiterIfComplete(&state)
         }
         waiter?.resume()
@@ -299,11 +291,6 @@ private final class SnapshotCollector: Sendable {
             }
             for domain in state.pending.sorted(by: { $0.presentation < $1.presentation }) {
                 snapshot.warnings.append("\(domain.presentation): no answer from DNS within \(seconds) s")
-            }
-            if let failure = state.discoveryFailure {
-                snapshot.warnings.append("looking for browse domains: \(failure)")
-            } else if state.discovering {
-                snapshot.warnings.append("looking for browse domains: no answer from DNS within \(seconds) s")
             }
             return snapshot
         }
