@@ -20,33 +20,15 @@ if ! missing=$("$LAN" check-routed 2>&1); then
     exit 0
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/share-wide-area-bench.XXXXXX")
-WATCHER=
-RECEIVER=
-cleanup() {
-    [ -n "$RECEIVER" ] && kill "$RECEIVER" 2>/dev/null
-    [ -n "$WATCHER" ] && kill -- "-$WATCHER" 2>/dev/null
-    for pid in $RECEIVER $WATCHER; do wait "$pid" 2>/dev/null || true; done
-    "$LAN" down >/dev/null 2>&1 || true
-    [ -n "${KEEP_WORK:-}" ] && echo "kept $WORK" >&2 || rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. Tests/Benchmarks/latency-support.sh
+latency_setup wide-area
 
 "$LAN" up-routed a / b >/dev/null
 mkdir -p "$WORK/alice/config" "$WORK/bob/config"
 install -m 600 "$("$LAN" named-dir)/share-team.key" "$WORK/alice/share-team.key"
 echo '{"wideArea": {"watchSeconds": 0.2}}' > "$WORK/bob/config/settings.json"
-now() { echo "${EPOCHREALTIME/,/.}"; }
 
-export WORK LAN SHARE
-setsid bash -c '
-    now() { echo "${EPOCHREALTIME/,/.}"; }
-    env HOME="$WORK/bob" SHARE_CONFIG_DIR="$WORK/bob/config" XDG_DATA_HOME="$WORK/bob/data" \
-        "$LAN" run b "$SHARE" peers --watch --json 2>/dev/null |
-        while IFS= read -r line; do printf "%s %s\n" "$(now)" "$line"; done > "$WORK/watch.log"' &
-WATCHER=$!
-for _ in $(seq 200); do grep -q all-for-now "$WORK/watch.log" 2>/dev/null && break; sleep 0.05; done
+start_watcher
 
 : > "$WORK/seen"
 : > "$WORK/published"
@@ -79,14 +61,8 @@ for trial in $(seq "$TRIALS"); do
     done
 done
 
-stats() {
-    sort -g "$1" | awk '{ v[NR] = $1 } END {
-        n = NR; median = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-        i = int(0.95 * n + 0.999); if (i < 1) i = 1
-        printf "%.3f %.3f %.3f %.3f\n", median, v[i], v[1], v[n] }'
-}
-read -r s_median s_p95 s_fast s_slow < <(stats "$WORK/seen")
-read -r p_median p_p95 p_fast p_slow < <(stats "$WORK/published")
+read -r s_median s_p95 s_fast s_slow < <(latency_stats "$WORK/seen")
+read -r p_median p_p95 p_fast p_slow < <(latency_stats "$WORK/published")
 ratio=$(awk -v a="$s_median" -v b="$p_median" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
 met=$(awk -v m="$s_median" 'BEGIN { print (m < 1.0) ? "met" : "MISSED" }')
 
