@@ -34,6 +34,7 @@
 #   lan.sh resolv NAME [FILE]     replace the host's resolv.conf with FILE (or stdin)
 #   lan.sh named-dir              print named's folder (named.conf, zones, named.log, and the keys
 #                                 share-team.key and lab-other.key, both allowed to update)
+#   lan.sh restart-named          restart named (after editing named.conf in named-dir)
 #   lan.sh check-routed           like check, for up-routed (named and tsig-keygen too)
 #
 # Environment:
@@ -407,6 +408,12 @@ case "$cmd" in
   named-dir)
     [ -d "$STATE/router/named" ] || die "no router here (lan.sh up-routed)"
     echo "$STATE/router/named" ;;
+  restart-named)
+    [ -s "$STATE/router/named.pid" ] || die "no router here (lan.sh up-routed)"
+    pid=$(cat "$STATE/router/named.pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    start_named ;;
   stop-avahi)
     need_host "${1:-}"; stop_avahi "$1" ;;
   start-avahi)

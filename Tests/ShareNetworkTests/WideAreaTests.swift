@@ -188,6 +188,65 @@ struct WideAreaTests {
         #expect((jsonObject(sent.stdout)?["peer"] as? [String: Any])?["address"] as? String == "\(try lan.ipv4("a")):\(port)")
     }
 
+    @Test func perHostKeysKeepEachMachineToItsOwnNames() async throws {
+        let lan = try SimulatedLAN(subnet: ["a"], subnet: ["b"], prefix: SimulatedLAN.wideAreaPrefix)
+        defer { lan.down() }
+        let dir = TemporaryDirectory("wan-per-host")
+        let alice = LANUser("alice", in: dir)
+        let bob = LANUser("bob", in: dir)
+        // The per-host policy of docs/WIDE-AREA.md: each key its own instance and host names.
+        let named = try lan.namedDirectory()
+        var rules: [String] = []
+        for (user, host, keyName, instance) in [(alice, "a", "desk.office.example", "desk"), (bob, "b", "laptop.office.example", "laptop")] {
+            let identity = try await lan.runShare(on: host, as: user, ["identity", "--json"])
+            let fingerprint = try #require(jsonObject(identity.stdout)?["fingerprint"] as? String)
+            let key = try await lan.runTool(on: host, "/usr/sbin/tsig-keygen", ["-a", "hmac-sha256", keyName])
+            #expect(key.status == 0, "\(key.output)")
+            FileTree.writeText(named + "/\(keyName).key", key.output + "\n")
+            FileTree.writeText(user.home + "/\(instance).key", key.output + "\n")
+            chmod(user.home + "/\(instance).key", 0o600)
+            rules.append("grant \(keyName). name \(instance)._share._tcp.office.example. SRV TXT;")
+            rules.append("grant \(keyName). name share-\(fingerprint.prefix(16)).office.example. A AAAA;")
+        }
+        rules.append("grant * name _share._tcp.office.example. PTR;")
+        var config = try String(contentsOfFile: named + "/named.conf", encoding: .utf8)
+        let policy = try #require(config.range(of: #"update-policy \{[^}]*\};"#, options: .regularExpression))
+        config.replaceSubrange(policy, with: "update-policy {\n        " + rules.joined(separator: "\n        ") + "\n    };")
+        config += "include \"\(named)/desk.office.example.key\";\ninclude \"\(named)/laptop.office.example.key\";\n"
+        FileTree.writeText(named + "/named.conf", config)
+        try lan.restartNamed()
+
+        let desk = try lan.share(
+            on: "a", as: alice,
+            ["receive", "--name", "desk", "--accept", "all", "--json", "--port", "0", "--domain", Self.domain, "--dns-key",
+             alice.home + "/desk.key"])
+        defer { desk.terminate() }
+        try await desk.waitForEvent("published") { $0["domain"] as? String == Self.domain && $0["name"] as? String == "desk" }
+
+        // Bob's key may not write desk's names: refused, not renamed (the policy reserves names).
+        let taken = try lan.share(
+            on: "b", as: bob,
+            ["receive", "--name", "desk", "--json", "--port", "0", "--domain", Self.domain, "--dns-key", bob.home + "/laptop.key"])
+        let refused = try await taken.waitForEvent("not-discoverable") { $0["domain"] as? String == Self.domain }.object
+        #expect((refused["reason"] as? String)?.contains("refused the update (REFUSED)") == true, "\(refused)")
+        #expect(!taken.lines.contains { jsonObject($0)?["event"] as? String == "renamed" })
+        taken.signal(SIGTERM)
+        _ = await taken.exitStatus(within: .seconds(10))
+        let laptop = try lan.share(
+            on: "b", as: bob,
+            ["receive", "--name", "laptop", "--accept", "all", "--json", "--port", "0", "--domain", Self.domain, "--dns-key",
+             bob.home + "/laptop.key"])
+        defer { laptop.terminate() }
+        try await laptop.waitForEvent("published") { $0["domain"] as? String == Self.domain && $0["name"] as? String == "laptop" }
+        let listed = try await peers(lan, on: "b", as: bob)
+        #expect(listed.peers.compactMap { $0["name"] as? String } == ["desk", "laptop"])
+
+        desk.signal(SIGTERM)
+        #expect(await desk.exitStatus(within: .seconds(10)) == 128 + SIGTERM)
+        #expect(desk.lines.contains { jsonObject($0)?["event"] as? String == "withdrawn" }, "\(desk.transcript)")
+        #expect(try await peers(lan, on: "b", as: bob).peers.compactMap { $0["name"] as? String } == ["laptop"])
+    }
+
     @Test func aWrongMissingOrExposedKeyIsAClearError() async throws {
         let lan = try SimulatedLAN(subnet: ["a"], subnet: ["b"], prefix: SimulatedLAN.wideAreaPrefix)
         defer { lan.down() }

@@ -35,6 +35,9 @@ extension SimulatedLAN {
     /// named's folder: named.conf, the zones, named.log, share-team.key and lab-other.key.
     public func namedDirectory() throws -> String { try query(["named-dir"]) }
 
+    /// Restarts named (after its named.conf was changed).
+    public func restartNamed() throws { _ = try query(["restart-named"]) }
+
     /// Replaces a routed host's resolv.conf (what its programs' resolver asks).
     public func setResolver(_ host: String, _ text: String) throws {
         let file = FileManager.default.temporaryDirectory.appending(path: "resolv-\(getpid())-\(host)").path
