@@ -27,15 +27,14 @@ struct WideAreaReceive {
             keyFile = parsed.value("dns-key")
             server = parsed.value("dns-server")
             if let domain {
+                let name: DNSName
                 do {
-                    let name = try DNSName(domain)
-                    if name.labels.isEmpty || name.labels.last.map({ String(decoding: $0, as: UTF8.self).lowercased() }) == "local" {
-                        throw parsed.usageError("--domain '\(domain)' is not a wide-area domain ('local' is the local network)")
-                    }
-                } catch let error as DNSNameError {
-                    throw parsed.usageError("--domain '\(domain)' is not a domain name: \(error)")
+                    name = try DNSName(domain)
                 } catch {
-                    throw error as! UsageError
+                    throw parsed.usageError("--domain '\(domain)' is not a domain name: \(error)")
+                }
+                if name.labels.isEmpty || name.labels.last.map({ String(decoding: $0, as: UTF8.self).lowercased() }) == "local" {
+                    throw parsed.usageError("--domain '\(domain)' is not a wide-area domain ('local' is the local network)")
                 }
             }
             if domain == nil && (keyFile != nil || server != nil) {

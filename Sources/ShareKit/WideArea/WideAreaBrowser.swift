@@ -13,6 +13,10 @@ import Synchronization
 public enum WideAreaBrowser {
     /// Instances resolved at once per domain.
     static let parallelLookups = 4
+    /// The most instances looked up in one domain, and the most browse domains taken from DNS:
+    /// the answers come from the network, and a hostile server must not make share work forever.
+    public static let maximumInstances = 1000
+    public static let maximumDiscoveredDomains = 16
 
     /// The receivers published in `domain`; none when the domain has no `_share._tcp` records.
     /// - Throws: ``DNSLookupError`` when the server does not answer, refuses, or fails.
@@ -26,7 +30,9 @@ public enum WideAreaBrowser {
         }
         var listed: [DNSName] = []
         for record in try resolver.lookup(service, .ptr).records {
-            if case .pointer(let instance) = record.data, instance.parent == service, !listed.contains(instance) {
+            if case .pointer(let instance) = record.data, instance.parent == service, !listed.contains(instance),
+                listed.count < maximumInstances
+            {
                 listed.append(instance)
             }
         }
@@ -129,7 +135,7 @@ public enum WideAreaBrowser {
                 domains.append(domain)
             }
         }
-        return domains
+        return Array(domains.prefix(maximumDiscoveredDomains))
     }
 
     /// Runs `body` on `count` threads of its own at once (blocking lookups: not on Dispatch's
