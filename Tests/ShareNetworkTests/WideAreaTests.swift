@@ -160,11 +160,11 @@ struct WideAreaTests {
         let dir = TemporaryDirectory("wan-conflict")
         let alice = LANUser("alice", in: dir)
         let bob = LANUser("bob", in: dir)
-        // Bob's machine holds "desk", signed with another key.
+        // Bob's machine holds "desk", signed with another key (and sent to the server given, over IPv6).
         let other = try lan.share(
             on: "b", as: bob,
             ["receive", "--name", "desk", "--accept", "all", "--json", "--port", "0", "--domain", Self.domain, "--dns-key",
-             try key(lan, for: bob, named: "lab-other")])
+             try key(lan, for: bob, named: "lab-other"), "--dns-server", "fd00:232:1::1"])
         defer { other.terminate() }
         try await other.waitForEvent("published") { $0["domain"] as? String == Self.domain }
 
@@ -350,6 +350,8 @@ struct WideAreaTests {
         let dir = TemporaryDirectory("wan-merge")
         let (receiver, port, _, _) = try await startReceiver(lan, on: "a", as: LANUser("alice", in: dir), name: "desk")
         defer { receiver.terminate() }
+        // c searches no domain: it finds office.example through its subnet's reverse zone (RFC 6763 §11).
+        try lan.setResolver("c", "nameserver 10.232.1.1\noptions timeout:1 attempts:2\n")
         let (found, stderr, _) = try await peers(lan, on: "c", as: LANUser("carol", in: dir))
         #expect(found.count == 1, "\(found) \(stderr)")
         let desk = try #require(found.first)
