@@ -22,6 +22,8 @@ enum PeerTargets {
         var expectedKey: ExpectedKey?
         /// Whether the user gave an address rather than a name or fingerprint.
         var isAddress: Bool
+        /// Set when it was seen in a wide-area domain: what a connection confirms (or forgets).
+        var wideArea: WideAreaTarget? = nil
     }
 
     /// `HOST:PORT` and `[IPV6]:PORT` are addresses; anything else is looked up as a peer.
@@ -55,12 +57,17 @@ enum PeerTargets {
             return targets.map { _ in .failure(CLIError(error.description)) }
         }
         var peers: [NearbyPeer] = []
+        var warnings: [String] = []
         var browseFailure: CLIError?
         let names = targets.filter { address($0) == nil }
         if !names.isEmpty {
             do {
-                let services = try await ServiceBrowser.snapshot(timeout: .seconds(5))
-                peers = try PeerDirectory.nearby(services, node: node)
+                // The local network through Avahi, and the wide-area DNS domains (docs/WIDE-AREA.md).
+                let sightings = try await CombinedPeerLookup.look(settings: node.settings, timeout: .seconds(5)) {
+                    () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: .seconds(5))
+                }
+                warnings = sightings.warnings
+                peers = try PeerDirectory.nearby(sightings.merged, node: node)
             } catch let error as DiscoveryError {
                 browseFailure = CLIError(
                     "cannot look up \(names.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")): \(error) "
@@ -76,7 +83,9 @@ enum PeerTargets {
                     Destination(target: target, label: endpoint.description, endpoints: [endpoint], expectedKey: nil, isAddress: true))
             }
             if let browseFailure { return .failure(browseFailure) }
-            return destination(for: target, among: peers, trust: trust)
+            return destination(for: target, among: peers, trust: trust).mapError {
+                CLIError($0.message + WideAreaTarget.note(warnings), exitCode: $0.exitCode)
+            }
         }
     }
 
@@ -86,7 +95,7 @@ enum PeerTargets {
             .success(
                 Destination(
                     target: target, label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints, expectedKey: key,
-                    isAddress: false))
+                    isAddress: false, wideArea: WideAreaTarget(peer)))
         }
         func visible(_ pin: TrustStore.Peer) -> NearbyPeer? {
             peers.first { peer in peer.fingerprintPrefix.map { pin.fingerprint.hasPrefix($0) } ?? false }

@@ -30,6 +30,10 @@ struct ReceiveCommand: ShareCommand {
             on, offers are declined. --accept trusted accepts silently from verified peers and refuses \
             everyone else without asking; --accept everyone accepts everything, for a limited time with \
             --everyone-for (then back to ask). Blocked peers ('share trust block') are always refused.
+
+            With --domain (or wideArea.domain in settings.json) the receiver is also published in \
+            that DNS domain, with dynamic updates signed by the --dns-key, so that machines on other \
+            subnets find it too; its entry follows address changes and is removed when it stops.
             """,
         options: [
             .value("port", "port", help: "TCP port to listen on (default \(ReceiverConfiguration.defaultPort); 0 picks a free one)."),
@@ -42,7 +46,7 @@ struct ReceiveCommand: ShareCommand {
                 help: "Keep execute bits on files inside received folders (for code between your own machines); files are never executable otherwise."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
-        ]
+        ] + WideAreaReceive.Options.specs
     )
 
     let port: UInt16
@@ -53,6 +57,7 @@ struct ReceiveCommand: ShareCommand {
     let once: Bool
     let json: Bool
     let executableBits: ExecutableBits
+    let wideArea: WideAreaReceive.Options
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
@@ -78,6 +83,7 @@ struct ReceiveCommand: ShareCommand {
         once = parsed.flag("once")
         json = parsed.flag("json")
         executableBits = parsed.flag("keep-executables") ? .keptInBundles : .removed
+        wideArea = try WideAreaReceive.Options(parsed)
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
@@ -85,6 +91,8 @@ struct ReceiveCommand: ShareCommand {
         let node = try NodeLoader.load(context.paths)
         let name = node.deviceName(explicit: self.name)
         let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
+        let publication = try WideAreaReceive.publication(
+            wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
         let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
         let events = ReceiverEvents(
@@ -155,9 +163,18 @@ struct ReceiveCommand: ShareCommand {
                 state.published(event, port: receiver.port)
             }
         }
+        let wideAreaPublisher = publication.map {
+            WideAreaPublisher($0, name: name, port: receiver.port, fingerprint: fingerprint)
+        }
+        let wideAreaReports = Task { [wideAreaPublisher] in
+            guard let wideAreaPublisher else { return }
+            for await event in wideAreaPublisher.events { state.wideArea(event) }
+        }
         await receiver.runAsync()
         receiver.waitForTransfers()
         advertiser?.close()
+        await wideAreaPublisher?.stop()
+        await wideAreaReports.value
         publishing.cancel()
         everyoneTimer.cancel()
         signals.cancel()

@@ -130,6 +130,7 @@ struct SendCommand: ShareCommand {
             return results.compactMap { $0 }
         }
         board.finish()
+        WideAreaTarget.record(destinations, results, node: node)
 
         var failures = 0
         var sent = results.makeIterator()

@@ -8,9 +8,15 @@ import Glibc
 public struct NodeSettings: Codable, Sendable, Equatable {
     /// The device name chosen with `share identity set-name`, if any.
     public var name: String?
+    /// Wide-area DNS-SD: where `share receive` publishes beyond the local network, and where
+    /// `share peers` looks (see ``WideAreaSettings``).
+    public var wideArea: WideAreaSettings?
 
     /// Creates settings.
-    public init(name: String? = nil) { self.name = name }
+    public init(name: String? = nil, wideArea: WideAreaSettings? = nil) {
+        self.name = name
+        self.wideArea = wideArea
+    }
 
     /// The file's name in the config folder.
     public static let fileName = "settings.json"

@@ -1,7 +1,7 @@
 public import ShareTLS
 import ShareWire
 
-/// What a receiver advertises in DNS-SD (docs/PROTOCOL.md §9): the protocol version and a
+/// What a receiver advertises in DNS-SD (docs/PROTOCOL.md §13): the protocol version and a
 /// prefix of its fingerprint, nothing personal.
 public enum Advertisement {
     /// Hex digits of the fingerprint advertised in TXT `fp`.

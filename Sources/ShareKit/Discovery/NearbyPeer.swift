@@ -21,6 +21,11 @@ public struct NearbyPeer: Sendable, Hashable {
     public var claimsNameOf: TrustStore.Peer?
     /// Whether its name mixes scripts (Latin with Cyrillic, say), as look-alike names do.
     public var mixesScripts: Bool
+    /// Where it was seen: `local` (the local network) and wide-area DNS domains.
+    public var domains: [String]
+    /// Seen only in wide-area DNS, where an entry can outlive its receiver, and no connection from
+    /// this machine has proved its key yet (``WideAreaConfirmations``).
+    public var isUnconfirmed = false
 
     /// Creates the view of `service`.
     public init(service: DiscoveredService, trust: TrustStore, ownFingerprintPrefix: String?) {
@@ -37,6 +42,7 @@ public struct NearbyPeer: Sendable, Hashable {
                     == NameLookalikes.key(TrustStore.withoutAlternativeSuffix(service.name))
             } : nil
         mixesScripts = NameLookalikes.mixesScripts(service.name)
+        domains = [service.domain]
     }
 
     /// The service (device) name.
