@@ -35,28 +35,9 @@ import Testing
         chmod(app + "/import", 0o755)
         FileTree.writeText(
             app + "/Info.plist",
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-              <key>CFBundleIdentifier</key><string>com.example.hostile</string>
-              <key>CFBundleName</key><string>Hostile</string>
-              <key>UTExportedTypeDeclarations</key><array><dict>
-                <key>UTTypeIdentifier</key><string>com.example.hostile.doc</string>
-                <key>UTTypeConformsTo</key><array><string>public.plain-text</string></array>
-                <key>UTTypeTagSpecification</key><dict>
-                  <key>public.filename-extension</key><array><string>hostile</string></array></dict>
-              </dict></array>
-              <key>CFBundleDocumentTypes</key><array><dict>
-                <key>LSItemContentTypes</key><array><string>com.example.hostile.doc</string></array>
-                <key>LSHandlerRank</key><string>Owner</string>
-              </dict></array>
-              <key>ShareImporter</key><dict>
-                <key>Kind</key><string>command</string>
-                <key>Arguments</key><array><string>./import</string><string>%f</string></array>
-                <key>Folder</key><string>~/Hostile</string>
-              </dict>
-            </dict></plist>
-            """)
+            commandManifest(
+                name: "Hostile", ext: "hostile", arguments: "<string>./import</string><string>%f</string>",
+                keys: "<key>Folder</key><string>~/Hostile</string>"))
         #expect(await bob.run(["types", "register", app + "/Info.plist"]).status == 0)
         let attacks = ["write", "ssh", "connect"]
         for name in attacks + ["honest"] { FileTree.writeText(dir.at("\(name).hostile"), name) }
@@ -71,7 +52,8 @@ import Testing
 
         // Nothing got out.
         #expect(try String(contentsOfFile: bob.home + "/.bashrc", encoding: .utf8) == "# bob's canary\n")
-        #expect(!((try? String(contentsOfFile: bob.home + "/Hostile/stolen-key", encoding: .utf8)) ?? "").contains("canary"))
+        let stolen = (try? String(contentsOfFile: bob.home + "/Hostile/stolen-key", encoding: .utf8)) ?? ""
+        #expect(!stolen.contains("canary"))
         #expect(listener.connectionsArrived() == 0)
         // The sender hears where each went, without the receiver's details.
         #expect(sent.status == 0, "\(sent.stderr)")

@@ -74,32 +74,11 @@ import Testing
         FileTree.makeFolder(app)
         FileTree.writeText(app + "/import", "#!/bin/sh\nexec sleep 600\n")
         chmod(app + "/import", 0o755)
-        let manifest = { (arguments: String, folder: String) in
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-              <key>CFBundleIdentifier</key><string>com.example.sloth</string>
-              <key>CFBundleName</key><string>Sloth</string>
-              <key>UTExportedTypeDeclarations</key><array><dict>
-                <key>UTTypeIdentifier</key><string>com.example.sloth.nap</string>
-                <key>UTTypeConformsTo</key><array><string>public.plain-text</string></array>
-                <key>UTTypeTagSpecification</key><dict>
-                  <key>public.filename-extension</key><array><string>nap</string></array></dict>
-              </dict></array>
-              <key>CFBundleDocumentTypes</key><array><dict>
-                <key>LSItemContentTypes</key><array><string>com.example.sloth.nap</string></array>
-                <key>LSHandlerRank</key><string>Owner</string>
-              </dict></array>
-              <key>ShareImporter</key><dict>
-                <key>Kind</key><string>command</string>
-                <key>Arguments</key><array>\(arguments)</array>
-                <key>Timeout</key><integer>2</integer>
-                \(folder)
-              </dict>
-            </dict></plist>
-            """
-        }
-        FileTree.writeText(app + "/Info.plist", manifest("<string>./import</string><string>%f</string>", ""))
+        let timeout = "<key>Timeout</key><integer>2</integer>"
+        FileTree.writeText(
+            app + "/Info.plist",
+            commandManifest(
+                name: "Sloth", ext: "nap", arguments: "<string>./import</string><string>%f</string>", keys: timeout))
         #expect(await bob.run(["types", "register", app + "/Info.plist"]).status == 0)
         FileTree.writeText(dir.at("siesta.nap"), "zzz\n")
         FileTree.writeText(dir.at("urgent.txt"), "now\n")
@@ -135,9 +114,10 @@ import Testing
         // The app is fixed (its importer now copies the file into its store); the retry succeeds.
         FileTree.writeText(
             app + "/Info.plist",
-            manifest(
-                "<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>",
-                "<key>Folder</key><string>\(dir.at("naps"))</string>"))
+            commandManifest(
+                name: "Sloth", ext: "nap",
+                arguments: "<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>",
+                keys: timeout + "<key>Folder</key><string>\(dir.at("naps"))</string>"))
         let updated = await bob.run(["types", "register", app + "/Info.plist"])
         #expect(updated.stdout.hasPrefix("Updated \"Sloth\" (com.example.sloth).\n"))
         let retried = await bob.run(["inbox", "import", id])
