@@ -103,8 +103,13 @@ final class ImporterSandbox {
     var warning: String? {
         switch abi {
         case ..<1:
-            let reason = abi == -Int(EOPNOTSUPP) ? "Landlock is disabled at boot" : "this kernel has no Landlock"
-            return "the importer ran unconfined, with all your rights, because \(reason) (Linux 5.13 or later)"
+            let reason =
+                switch -abi {
+                case Int(ENOSYS): "this kernel has no Landlock (Linux 5.13 or later)"
+                case Int(EOPNOTSUPP): "Landlock is disabled at boot (add it to the lsm= kernel parameter)"
+                default: "Landlock is unavailable here (\(POSIX.errorText(Int32(truncatingIfNeeded: -abi))))"
+                }
+            return "the importer ran unconfined, with all your rights, because \(reason)"
         case 1...2:
             return "the importer ran confined to its folders, but this kernel's Landlock (ABI \(abi)) let it empty "
                 + "files outside them and use the network (ABI 4, Linux 6.7, closes both)"
