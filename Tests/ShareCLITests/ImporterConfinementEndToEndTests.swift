@@ -64,7 +64,7 @@ import Testing
         // The receiver's user sees why, with what the importer may do.
         let note =
             "(it runs confined: it may write only in its store '\(bob.home)/Hostile' and its TMPDIR, read only its "
-            + "program, system folders and the document, and may not use the network)"
+            + "program, system folders and the document, and may not use TCP)"
         #expect(received.status == 0)
         let lines = received.stdout.split(separator: "\n").map(String.init)
         for name in attacks {

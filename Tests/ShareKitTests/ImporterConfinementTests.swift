@@ -110,7 +110,7 @@ import TypeRegistry
         app.expectCanariesUntouched()
         let note =
             "(it runs confined: it may write only in its store '\(app.store)' and its TMPDIR, read only its "
-            + "program, system folders and the document, and may not use the network)"
+            + "program, system folders and the document, and may not use TCP)"
         var kept: [String] = []
         for item in transfer.items.prefix(5) {
             guard case .kept(let failure, false) = item.result.outcome else {

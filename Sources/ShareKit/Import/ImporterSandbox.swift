@@ -128,7 +128,7 @@ final class ImporterSandbox {
     var confinementNote: String {
         let writes = store.map { "in its store '\($0)' and its TMPDIR" }
             ?? "in its TMPDIR (its ShareImporter declares no Folder)"
-        let network = abi >= 4 ? ", and may not use the network" : ""
+        let network = abi >= 4 ? ", and may not use TCP" : ""
         return "(it runs confined: it may write only \(writes), read only its program, system folders and the "
             + "document\(network))"
     }
