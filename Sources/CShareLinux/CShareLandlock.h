@@ -1,7 +1,7 @@
 // Landlock (https://docs.kernel.org/userspace-api/landlock.html) and a fork/exec that confines the
 // child before it runs a program. glibc 2.36 wraps none of the Landlock calls and Swift cannot call
-// the variadic `syscall()`, so each gets a `static inline` shim. Only `ShareKit` imports this
-// module, with `internal import`; `LandlockRuleset` and `ImporterProcess` are its only users.
+// the variadic `syscall()`, so each gets a `static inline` shim. `LandlockRuleset` and
+// `ImporterProcess` (ShareKit, `internal import`) are its only users.
 #ifndef CSHARE_LANDLOCK_H
 #define CSHARE_LANDLOCK_H
 

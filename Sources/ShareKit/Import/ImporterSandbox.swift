@@ -25,7 +25,7 @@ final class ImporterSandbox {
     /// Read and execute: where programs and their libraries live.
     static let systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"]
     /// Read only: system configuration and what the kernel publishes (the Swift runtime reads
-    /// `/proc/self/maps` to find its arguments; glibc reads the CPU list).
+    /// `/proc/self/maps` to find its arguments; glibc reads the CPU list from `/sys`).
     static let readOnlyFolders = ["/etc", "/proc", "/sys/devices/system/cpu"]
     /// Device files an importer may use.
     static let devices: [(path: String, access: LandlockRuleset.Access)] = [
