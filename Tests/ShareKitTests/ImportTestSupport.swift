@@ -41,11 +41,13 @@ enum TestApps {
         """
     }
 
-    /// `<key>Kind</key><string>command</string>` with `Arguments` and `Timeout`.
-    static func command(_ arguments: [String], timeout: Int = 10) -> String {
+    /// `<key>Kind</key><string>command</string>` with `Arguments`, `Timeout` and, when given, the
+    /// store `Folder` (the only folder the command may write, besides its TMPDIR).
+    static func command(_ arguments: [String], timeout: Int = 10, folder: String? = nil) -> String {
         "<key>Kind</key><string>command</string><key>Arguments</key><array>"
             + arguments.map { "<string>\($0)</string>" }.joined() + "</array>"
             + "<key>Timeout</key><integer>\(timeout)</integer>"
+            + (folder.map { "<key>Folder</key><string>\($0)</string>" } ?? "")
     }
 
     /// `<key>Kind</key><string>kind</string><key>Folder</key><string>folder</string>`.

@@ -83,7 +83,7 @@ import TypeRegistry
         let app = try TestApps.register(
             TestApps.manifest(
                 id: "com.example.failer", name: "Failer", typeID: "com.example.fail", ext: "fail",
-                importer: TestApps.command([script, "%f"])),
+                importer: TestApps.command([script, "%f"], folder: dir.at("store"))),
             as: "failer", in: dir)
         let registry = TestApps.registry([app])
         let harness = try ReceiverHarness(in: dir, registry: registry)
@@ -136,11 +136,11 @@ import TypeRegistry
         let script = dir.at("apps/hang.sh")
         FileTree.makeFolder(dir.at("apps"))
         // Ignoring SIGTERM: only the SIGKILL that follows can stop it.
-        TestApps.script(script, "trap '' TERM\necho $$ > \"\(dir.at("pid"))\"\nwhile :; do sleep 1; done")
+        TestApps.script(script, "trap '' TERM\necho $$ > \"\(dir.at("work/pid"))\"\nwhile :; do sleep 1; done")
         let app = try TestApps.register(
             TestApps.manifest(
                 id: "com.example.hanger", name: "Hanger", typeID: "com.example.hang", ext: "hang",
-                importer: TestApps.command([script, "%f"], timeout: 1)),
+                importer: TestApps.command([script, "%f"], timeout: 1, folder: dir.at("work"))),
             as: "hanger", in: dir)
         let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]), receiptWait: .milliseconds(300))
         FileTree.writeText(dir.at("doc.hang"), "payload")
@@ -168,7 +168,7 @@ import TypeRegistry
         #expect(inboxEntries(harness.inbox) == [hung.result.entry.id])
         let pid = try #require(
             Int32(
-                (try? String(contentsOfFile: dir.at("pid"), encoding: .utf8))?.trimmingCharacters(
+                (try? String(contentsOfFile: dir.at("work/pid"), encoding: .utf8))?.trimmingCharacters(
                     in: .whitespacesAndNewlines) ?? ""))
         #expect(kill(pid, 0) != 0, "the importer's process group was killed")
         #expect(ContinuousClock.now - started < .seconds(15))
@@ -178,18 +178,18 @@ import TypeRegistry
         let dir = TemporaryDirectory("import-stop")
         let script = dir.at("apps/slow.sh")
         FileTree.makeFolder(dir.at("apps"))
-        TestApps.script(script, "echo $$ > \"\(dir.at("pid"))\"\nexec sleep 600")
+        TestApps.script(script, "echo $$ > \"\(dir.at("work/pid"))\"\nexec sleep 600")
         let app = try TestApps.register(
             TestApps.manifest(
                 id: "com.example.slow", name: "Slow", typeID: "com.example.slow", ext: "slow",
-                importer: TestApps.command([script, "%f"], timeout: 600)),
+                importer: TestApps.command([script, "%f"], timeout: 600, folder: dir.at("work"))),
             as: "slow", in: dir)
         let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
         FileTree.writeText(dir.at("doc.slow"), "payload")
         let sender = try TestSender(in: dir)
         let path = dir.at("doc.slow")
         Thread { _ = try? sender.send([path], to: harness) }.start()
-        #expect(await waitUntil { FileManager.default.fileExists(atPath: dir.at("pid")) }, "the importer started")
+        #expect(await waitUntil { FileManager.default.fileExists(atPath: dir.at("work/pid")) }, "the importer started")
 
         let started = ContinuousClock.now
         harness.stop()
@@ -215,15 +215,15 @@ import TypeRegistry
         TestApps.script(
             script,
             """
-            env > "\(dir.at("env.txt"))"
-            printf '%s\\n' "$@" > "\(dir.at("args.txt"))"
-            cat > "\(dir.at("stdin.txt"))"
-            pwd > "\(dir.at("pwd.txt"))"
+            env > env.txt
+            printf '%s\\n' "$@" > args.txt
+            cat > stdin.txt
+            pwd > pwd.txt
             """)
         let app = try TestApps.register(
             TestApps.manifest(
                 id: "com.example.recorder", name: "Recorder", typeID: "com.example.rec", ext: "rec",
-                importer: TestApps.command([script, "--type=%t", "%f", "100%%", "$(reboot)"])),
+                importer: TestApps.command([script, "--type=%t", "%f", "100%%", "$(reboot)"], folder: dir.at("store"))),
             as: "recorder", in: dir)
         var environment = ProcessInfo.processInfo.environment
         environment["SECRET_TOKEN"] = "hunter2"
@@ -237,7 +237,7 @@ import TypeRegistry
 
         #expect(report.items.map(\.text) == ["Recorder"])
         let variables = Set(
-            (try String(contentsOfFile: dir.at("env.txt"), encoding: .utf8)).split(separator: "\n").compactMap {
+            (try String(contentsOfFile: dir.at("store/env.txt"), encoding: .utf8)).split(separator: "\n").compactMap {
                 $0.split(separator: "=", maxSplits: 1).first.map(String.init)
             })
         #expect(!variables.contains("SECRET_TOKEN"))
@@ -248,16 +248,17 @@ import TypeRegistry
         ]
         #expect(variables.filter { !$0.hasPrefix("XDG_") }.isSubset(of: allowed))
         #expect(variables.contains("XDG_DATA_HOME") && variables.contains("HOME") && variables.contains("PATH"))
-        let arguments = try String(contentsOfFile: dir.at("args.txt"), encoding: .utf8).split(separator: "\n").map(
-            String.init)
+        let arguments = try String(contentsOfFile: dir.at("store/args.txt"), encoding: .utf8).split(
+            separator: "\n"
+        ).map(String.init)
         #expect(arguments.count == 4)
         #expect(arguments.first == "--type=com.example.rec")
         #expect(arguments.dropFirst().first?.hasPrefix(harness.inbox + "/") == true)
         #expect(arguments.dropFirst().first?.hasSuffix("/my doc.rec") == true, "one argument, spaces and all")
         #expect(arguments.dropFirst(2).first == "100%")
         #expect(arguments.last == "$(reboot)", "passed as text, never run by a shell")
-        #expect(try String(contentsOfFile: dir.at("stdin.txt"), encoding: .utf8) == "", "stdin is /dev/null")
-        #expect(try String(contentsOfFile: dir.at("pwd.txt"), encoding: .utf8) == dir.at("home") + "\n")
+        #expect(try String(contentsOfFile: dir.at("store/stdin.txt"), encoding: .utf8) == "", "stdin is /dev/null")
+        #expect(try String(contentsOfFile: dir.at("store/pwd.txt"), encoding: .utf8) == dir.at("store") + "\n")
     }
 
     @Test func aProgramIsNeverGivenToAnApplication() async throws {

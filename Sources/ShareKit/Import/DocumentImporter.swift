@@ -34,6 +34,10 @@ public struct DocumentImporter: Sendable {
     /// The receive folder as a running receiver opened it (nil: by its path, as `share inbox import` does).
     var openedReceiveFolder: ReceiveFolder?
 
+    /// The Landlock ABI `command` importers are confined with: the kernel's (tests pretend older
+    /// kernels with a lower one; below 1 the importer runs unconfined, with a warning).
+    var landlockABI = LandlockRuleset.kernelABI
+
     /// Bytes of content read to resolve a file's type.
     public static let sniffLength = 4096
 
@@ -105,8 +109,9 @@ public struct DocumentImporter: Sendable {
         starting?(plan)
         entry.resolvedType = plan.resolution.type.rawValue
         let outcome: ImportResult.Outcome
+        var warnings = plan.warnings
         do {
-            outcome = try run(plan, entry: entry, cancellation: cancellation)
+            outcome = try run(plan, entry: entry, cancellation: cancellation, warnings: &warnings)
         } catch {
             entry.state = .failed
             entry.failure = error.message
@@ -117,9 +122,8 @@ public struct DocumentImporter: Sendable {
                 entry: entry, type: plan.resolution.type.rawValue, application: plan.application,
                 receiveFolderReason: plan.receiveFolderReason,
                 outcome: .kept(failure: error.message, timedOut: error.timedOut),
-                warnings: plan.warnings)
+                warnings: warnings)
         }
-        var warnings = plan.warnings
         do {
             try inbox.removeFolder(id)
         } catch {
@@ -133,7 +137,7 @@ public struct DocumentImporter: Sendable {
     // MARK: - Handlers
 
     private func run(
-        _ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?
+        _ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?, warnings: inout [String]
     ) throws(ImportFailure)
         -> ImportResult.Outcome
     {
@@ -189,7 +193,8 @@ public struct DocumentImporter: Sendable {
                 }
                 return .imported(path: try unpack(entry, into: folder))
             case .command(let command):
-                try runCommand(command, entry: entry, type: plan.resolution.type, cancellation: cancellation)
+                try runCommand(
+                    command, entry: entry, type: plan.resolution.type, cancellation: cancellation, warnings: &warnings)
                 return .imported(path: nil)
             }
         } catch {
@@ -240,15 +245,34 @@ public struct DocumentImporter: Sendable {
         return folder + "/" + name
     }
 
+    /// Runs a `command` importer confined by its ``ImporterSandbox``: its store (`Folder`) is created
+    /// when missing, its scratch folder is its `TMPDIR` and is removed afterwards.
     private func runCommand(
-        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, cancellation: ImportCancellation?
+        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, cancellation: ImportCancellation?,
+        warnings: inout [String]
     ) throws(ImportFailure) {
-        let argv = command.argv(filePath: inbox.documentPath(of: entry), type: type)
+        let document = inbox.documentPath(of: entry)
+        if let store = command.workingDirectory {
+            do {
+                try StagingArea.createDirectories(store)
+            } catch {
+                throw ImportFailure("cannot use its folder '\(store)': \(error.reason)")
+            }
+        }
+        let sandbox = try ImporterSandbox(
+            abi: landlockABI, document: document, store: command.workingDirectory,
+            temporaryFolder: environment["TMPDIR"])
+        defer { sandbox.discard() }
+        if let warning = sandbox.warning { warnings.append(warning) }
+        var variables = ImporterProcess.environment(from: environment)
+        variables["TMPDIR"] = sandbox.scratch
         let result = ImporterProcess.run(
-            argv: argv, workingDirectory: command.workingDirectory,
-            environment: ImporterProcess.environment(from: environment), timeout: command.timeout,
-            cancellation: cancellation)
-        let detail = result.lastLine.map { ": \($0)" } ?? ""
+            argv: command.argv(filePath: document, type: type), workingDirectory: command.workingDirectory,
+            environment: variables, timeout: command.timeout, sandbox: sandbox, cancellation: cancellation)
+        var detail = result.lastLine.map { ": \($0)" } ?? ""
+        if sandbox.isConfined, ImporterSandbox.mentionsDenial(result.stderr + result.stdout) {
+            detail += " " + sandbox.confinementNote
+        }
         switch result.termination {
         case .exited(0):
             return
