@@ -19,4 +19,10 @@ enum MIMEType {
     static func mediaType(_ mime: String) -> Substring {
         mime.split(separator: "/", maxSplits: 1).first ?? Substring(mime)
     }
+
+    /// The media type and subtype (`image`, `png`); the subtype is empty when there is no slash.
+    static func split(_ mime: String) -> (media: Substring, subtype: Substring) {
+        guard let slash = mime.firstIndex(of: "/") else { return (Substring(mime), "") }
+        return (mime[..<slash], mime[mime.index(after: slash)...])
+    }
 }

@@ -47,8 +47,7 @@ struct ManifestParser {
         } else if let declared = bundleIdentifier, let reference = BuildSettingReference.references(in: declared).first {
             warn(
                 "CFBundleIdentifier",
-                "'\(declared)' holds the Xcode build setting \(reference.text), which Xcode fills in when it builds "
-                    + "the app; give the application's identifier with --bundle-id")
+                Self.buildSettingPhrase(declared, reference) + "; give the application's identifier with --bundle-id")
         }
         let bundleName = usableName(root, "CFBundleName") ?? usableName(root, "CFBundleDisplayName")
 
@@ -440,11 +439,15 @@ struct ManifestParser {
         let hint =
             reference.name == BuildSettingReference.bundleIdentifierSetting
             ? " (--bundle-id fills in \(reference.text))" : ""
-        warn(
-            location,
-            "'\(text)' holds the Xcode build setting \(reference.text), which Xcode fills in when it builds the app; "
-                + consequence + hint)
+        warn(location, Self.buildSettingPhrase(text, reference) + "; " + consequence + hint)
         return true
+    }
+
+    /// `'$(X)' is an Xcode build setting, which Xcode fills in when it builds the app`.
+    private static func buildSettingPhrase(_ text: String, _ reference: BuildSettingReference) -> String {
+        let what =
+            text == reference.text ? "is an Xcode build setting" : "holds the Xcode build setting \(reference.text)"
+        return "'\(text)' \(what), which Xcode fills in when it builds the app"
     }
 
     /// A name key's value, unless it holds an Xcode build setting (`$(PRODUCT_NAME)`), which is never shown.

@@ -22,7 +22,7 @@ struct RegistryBuilder {
     private(set) var declarers: [TypeIdentifier: [TypeDeclarer]] = [:]
     private(set) var mimeIndex: [String: [TypeIdentifier]] = [:]
     private(set) var mimeToType: [String: TypeIdentifier] = [:]
-    private(set) var names = GlobIndex<TypeIdentifier>()
+    private(set) var names = GlobIndex<GlobTarget>()
     private(set) var ancestors: [TypeIdentifier: [TypeIdentifier]] = [:]
     private(set) var exporters: [TypeIdentifier: String] = [:]
 
@@ -45,6 +45,7 @@ struct RegistryBuilder {
         computeAncestors()
         indexNames()
         finishRecords()
+        reportExtensionCollisions()
         checkClaims()
     }
 
@@ -147,42 +148,59 @@ struct RegistryBuilder {
 
     // MARK: - shared-mime-info
 
+    /// Joins each shared-mime-info type to the declared type for the same files, as LaunchServices
+    /// equates a type with the tags it declares: first by MIME type (the type or one of its aliases
+    /// is a declared MIME tag), then by extension (one of its `*.ext` globs, which no other
+    /// shared-mime-info type has, is a declared extension). The joined type takes every glob, MIME
+    /// type and alias of the shared-mime-info type, so its magic and globs find the declared type.
+    /// Any other MIME type becomes a type of its own, `mime.<media>.<subtype>`.
     private mutating func joinSharedMimeInfo() {
-        for mime in database.definitions.keys.sorted() {
+        let mimes = database.definitions.keys.sorted()
+        var unjoined: [String] = []
+        for mime in mimes {
             guard let definition = database.definitions[mime] else { continue }
-            let globExtensions = definition.globs.compactMap { glob -> String? in
-                guard !glob.caseSensitive, let suffix = GlobPattern.simpleSuffix(glob.pattern), suffix.hasPrefix("."),
-                    suffix.count > 1
-                else { return nil }
-                return suffix.dropFirst().lowercased()
-            }
-            let names = [mime] + definition.aliases
             let index = mimeIndex
-            let target = names.compactMap { index[$0]?.first }.first
-            let identifier: TypeIdentifier
-            if let target, var type = working[target] {
-                identifier = target
-                for name in names where !type.mimeTypes.contains(name) { type.mimeTypes.append(name) }
-                for ext in globExtensions where !type.extensions.contains(ext) { type.extensions.append(ext) }
-                if type.description == nil { type.description = definition.comment }
-                working[target] = type
-                declarers[target, default: []].append(
-                    TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: false))
+            if let target = ([mime] + definition.aliases).compactMap({ index[$0]?.first }).first, working[target] != nil {
+                join(mime, definition, into: target)
             } else {
-                identifier = syntheticIdentifier(mime)
-                working[identifier] = WorkingType(
-                    identifier: identifier, parents: [], declaredExtensions: [], extensions: globExtensions,
-                    mimeTypes: names,
-                    description: definition.comment, origin: .sharedMimeInfo(mimeType: mime), priority: 2,
-                    order: order.count)
-                order.append(identifier)
-                declarers[identifier] = [TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: true)]
-                synthetic.append((mime, identifier))
+                unjoined.append(mime)
             }
-            for name in names {
-                if mimeToType[name] == nil { mimeToType[name] = identifier }
-                if !(mimeIndex[name]?.contains(identifier) ?? false) { mimeIndex[name, default: []].append(identifier) }
+        }
+
+        var globOwners: [String: [String]] = [:]
+        for mime in mimes {
+            for ext in Self.globExtensions(database.definitions[mime]) { globOwners[ext, default: []].append(mime) }
+        }
+        var declaredOwners: [String: TypeIdentifier] = [:]
+        let declared = order.compactMap { working[$0] }.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }
+        for type in declared where type.priority != 2 {
+            for ext in type.declaredExtensions where declaredOwners[ext] == nil { declaredOwners[ext] = type.identifier }
+        }
+        var remaining: [String] = []
+        for mime in unjoined {
+            guard let definition = database.definitions[mime] else { continue }
+            let target = Self.globExtensions(definition).lazy.filter { globOwners[$0]?.count == 1 }.compactMap {
+                declaredOwners[$0]
+            }.first
+            if let target {
+                join(mime, definition, into: target)
+            } else {
+                remaining.append(mime)
             }
+        }
+
+        for mime in remaining {
+            guard let definition = database.definitions[mime] else { continue }
+            let names = [mime] + definition.aliases
+            let identifier = syntheticIdentifier(mime)
+            working[identifier] = WorkingType(
+                identifier: identifier, parents: [], declaredExtensions: [],
+                extensions: Self.globExtensions(definition), mimeTypes: names, description: definition.comment,
+                origin: .sharedMimeInfo(mimeType: mime), priority: 2, order: order.count)
+            order.append(identifier)
+            declarers[identifier] = [TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: true)]
+            synthetic.append((mime, identifier))
+            index(names, as: identifier)
         }
         for (mime, identifier) in synthetic {
             var parents: [TypeIdentifier] = []
@@ -195,6 +213,38 @@ struct RegistryBuilder {
             }
             working[identifier]?.parents = parents
         }
+    }
+
+    /// Makes a shared-mime-info type (and its aliases) a tag of a declared type.
+    private mutating func join(_ mime: String, _ definition: MimeTypeDefinition, into target: TypeIdentifier) {
+        guard var type = working[target] else { return }
+        let names = [mime] + definition.aliases
+        for name in names where !type.mimeTypes.contains(name) { type.mimeTypes.append(name) }
+        for ext in Self.globExtensions(definition) where !type.extensions.contains(ext) { type.extensions.append(ext) }
+        if type.description == nil { type.description = definition.comment }
+        working[target] = type
+        declarers[target, default: []].append(TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: false))
+        index(names, as: target)
+    }
+
+    private mutating func index(_ names: [String], as identifier: TypeIdentifier) {
+        for name in names {
+            if mimeToType[name] == nil { mimeToType[name] = identifier }
+            if !(mimeIndex[name]?.contains(identifier) ?? false) { mimeIndex[name, default: []].append(identifier) }
+        }
+    }
+
+    /// The extensions of a type's case-insensitive `*.ext` globs, lower-cased.
+    private static func globExtensions(_ definition: MimeTypeDefinition?) -> [String] {
+        var result: [String] = []
+        for glob in definition?.globs ?? [] where !glob.caseSensitive {
+            guard let suffix = GlobPattern.simpleSuffix(glob.pattern), suffix.hasPrefix("."), suffix.count > 1 else {
+                continue
+            }
+            let ext = suffix.dropFirst().lowercased()
+            if !result.contains(ext) { result.append(ext) }
+        }
+        return result
     }
 
     /// `mime.<media>.<subtype>`, characters outside letters, digits, `-` and `.` replaced by `-`.
@@ -341,19 +391,22 @@ struct RegistryBuilder {
 
     // MARK: - Names, records, claims
 
+    /// The filename patterns: each declared extension as `*.ext` at shared-mime-info's default
+    /// weight 50, and every shared-mime-info glob with its weight and case sensitivity.
     private mutating func indexNames() {
         for identifier in order {
             guard let type = working[identifier], type.priority != 2 else { continue }
             for ext in type.declaredExtensions {
                 names.insert(
-                    pattern: "*." + ext, weight: 50, caseSensitive: false, payload: identifier, priority: type.priority)
+                    pattern: "*." + ext, weight: 50, caseSensitive: false,
+                    payload: GlobTarget(type: identifier, mimeType: nil), priority: type.priority)
             }
         }
         for (mime, glob) in database.allGlobs {
             guard let identifier = mimeToType[mime] else { continue }
             names.insert(
-                pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: identifier,
-                priority: 2)
+                pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive,
+                payload: GlobTarget(type: identifier, mimeType: mime), priority: 2)
         }
     }
 
@@ -370,6 +423,32 @@ struct RegistryBuilder {
             records[identifier] = TypeRecord(
                 identifier: type.identifier, conformsTo: type.parents, filenameExtensions: type.extensions,
                 mimeTypes: type.mimeTypes, description: type.description, origin: type.origin, isPackage: isPackage)
+        }
+    }
+
+    /// Reports every extension two different types claim when one of them is an application's
+    /// type: names alone cannot tell such files apart, so the content decides (see `resolve`).
+    private mutating func reportExtensionCollisions() {
+        var claimants: [String: [TypeIdentifier]] = [:]
+        var extensions: [String] = []
+        let ordered = order.compactMap { working[$0] }.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }
+        for type in ordered {
+            for ext in type.extensions where !(claimants[ext]?.contains(type.identifier) ?? false) {
+                if claimants[ext] == nil { extensions.append(ext) }
+                claimants[ext, default: []].append(type.identifier)
+            }
+        }
+        for ext in extensions.sorted() {
+            guard let types = claimants[ext], types.count > 1 else { continue }
+            let apps = types.compactMap(applicationID(of:))
+            guard !apps.isEmpty else { continue }
+            let described = types.map { "\($0) (\(working[$0]?.origin.description ?? "?"))" }
+            warnings.append(
+                RegistryWarning(
+                    kind: .extensionCollision, types: types, applicationIDs: apps,
+                    message:
+                        "extension collision: .\(ext) is claimed by \(described.joined(separator: " and ")); a file "
+                        + "named *.\(ext) gets the type its content's magic matches, otherwise \(types[0])"))
         }
     }
 
@@ -398,12 +477,25 @@ struct RegistryBuilder {
         for (type, apps) in owners.sorted(by: { $0.key < $1.key }) where apps.count > 1 {
             let exporter = exporters[type]
             let winner = apps.first { $0 == exporter } ?? apps[0]
+            let reason: String
+            if winner == exporter {
+                let otherExporters = apps.filter { app in
+                    app != winner && (declarers[type] ?? []).contains {
+                        if case .application(let id, .exported) = $0.origin { id == app } else { false }
+                    }
+                }
+                reason =
+                    otherExporters.isEmpty
+                    ? "it exports the type"
+                    : "its exported declaration is the one in use (registered first)"
+            } else {
+                reason = "it was registered first"
+            }
             warnings.append(
                 RegistryWarning(
-                    kind: .conflictingOwners,
-                    type: type, applicationID: winner,
+                    kind: .conflictingOwners, types: [type], applicationIDs: apps,
                     message:
-                        "'\(type)' has conflicting owners: \(apps.joined(separator: ", ")) all claim rank Owner; \(winner) is chosen (\(winner == exporter ? "it exports the type" : "registered first"))"
+                        "'\(type)' has conflicting owners: \(apps.joined(separator: ", ")) all claim rank Owner; \(winner) is chosen (\(reason))"
                 ))
         }
     }

@@ -116,7 +116,7 @@ extension TypeRegistry {
             return a.order < b.order
         }
         var seen: Set<TypeIdentifier> = []
-        return entries.compactMap { seen.insert($0.payload).inserted ? records[$0.payload] : nil }
+        return entries.compactMap { seen.insert($0.payload.type).inserted ? records[$0.payload.type] : nil }
     }
 
     /// The preferred type for a filename extension, or a dynamic type when nobody declares it.
@@ -169,9 +169,9 @@ extension TypeRegistry {
     /// before `*.gz`), then built-in, exported, shared-mime-info and imported declarations.
     /// Empty when nothing matches (see ``preferredType(forFileName:)`` for a dynamic fallback).
     public func types(forFileName fileName: String) -> [TypeIdentifier] {
-        let name = Self.lastPathComponent(fileName)
-        var seen: Set<TypeIdentifier> = []
-        return names.matches(name).compactMap { seen.insert($0.payload).inserted ? $0.payload : nil }
+        var result: [TypeIdentifier] = []
+        for match in nameMatches(fileName) where !result.contains(match.type) { result.append(match.type) }
+        return result
     }
 
     /// The best type for a file name alone, or a dynamic type for its last extension, or
@@ -182,6 +182,25 @@ extension TypeRegistry {
             return DynamicType(tagClass: .filenameExtension, tag: ext).identifier
         }
         return .data
+    }
+
+    /// A usable MIME type for any type: its own first MIME type (canonical), else that of its
+    /// nearest supertype that has one (`text/plain` for a script, `application/octet-stream` for
+    /// data); `inode/directory` for folders and packages; `application/octet-stream` otherwise.
+    public func preferredMIMEType(for identifier: TypeIdentifier) -> String {
+        var queue = [identifier]
+        var seen: Set<TypeIdentifier> = [identifier]
+        var index = 0
+        while index < queue.count {
+            let current = queue[index]
+            index += 1
+            if current == .directory || current == .package || current == .bundle { return "inode/directory" }
+            if let mime = record(for: current)?.mimeTypes.first {
+                return sharedMimeInfo.canonicalName(mime) ?? MIMEType.normalize(mime) ?? "application/octet-stream"
+            }
+            for parent in directParents(of: current) where seen.insert(parent).inserted { queue.append(parent) }
+        }
+        return "application/octet-stream"
     }
 
     /// The type a MIME type of the shared-mime-info database maps to (joined or `mime.…`).

@@ -31,7 +31,7 @@ public struct TypeRegistry: Sendable {
     let declarers: [TypeIdentifier: [TypeDeclarer]]
     let mimeIndex: [String: [TypeIdentifier]]
     let mimeToType: [String: TypeIdentifier]
-    let names: GlobIndex<TypeIdentifier>
+    let names: GlobIndex<GlobTarget>
     let ancestors: [TypeIdentifier: [TypeIdentifier]]
     let exporters: [TypeIdentifier: String]
 

@@ -40,7 +40,7 @@ struct InboxImportCommand: ShareCommand {
             environment: console.environment)
         let result: ImportResult
         do {
-            result = try await BlockingImport.run(importer, id: id)
+            result = try await BlockingCall.run { () throws(InboxError) in try importer.importEntry(id) }
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
@@ -72,22 +72,5 @@ struct InboxImportCommand: ShareCommand {
                 "\(name) stays in the inbox: \(TerminalText.safe(failure)); "
                     + "'share inbox remove \(result.entry.id)' deletes it")
         }
-    }
-}
-
-/// Runs an import on a thread of its own (an importer may take minutes).
-enum BlockingImport {
-    static func run(_ importer: DocumentImporter, id: String) async throws(InboxError) -> ImportResult {
-        let result: Result<ImportResult, InboxError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(InboxError) {
-                    continuation.resume(returning: .success(try importer.importEntry(id)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            thread.start()
-        }
-        return try result.get()
     }
 }
