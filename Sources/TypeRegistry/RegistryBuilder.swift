@@ -487,7 +487,7 @@ struct RegistryBuilder {
                 reason =
                     otherExporters.isEmpty
                     ? "it exports the type"
-                    : "its exported declaration is the one in use (registered first)"
+                    : "its exported declaration is the one in use, registered first"
             } else {
                 reason = "it was registered first"
             }

@@ -111,11 +111,21 @@ extension TypeRegistry {
 
     /// The name's matches, best first: each shared-mime-info glob's type with its MIME type, and
     /// each declared extension's type unless a glob of the same type matched too.
+    /// A declared extension's match takes the place of the first glob of its type, so a built-in or
+    /// exported type keeps its precedence among equally good matches.
     func nameMatches(_ fileName: String) -> [GlobTarget] {
-        let entries = names.matches(Self.lastPathComponent(fileName)).map(\.payload)
-        return entries.filter { target in
-            target.mimeType != nil || !entries.contains { $0.type == target.type && $0.mimeType != nil }
+        var result: [GlobTarget] = []
+        for target in names.matches(Self.lastPathComponent(fileName)).map(\.payload) {
+            if let index = result.firstIndex(where: { $0.type == target.type }) {
+                if result[index].mimeType == nil {
+                    if target.mimeType != nil { result[index] = target }
+                    continue
+                }
+                if target.mimeType == nil { continue }
+            }
+            result.append(target)
         }
+        return result
     }
 
     /// Whether a name match is the sniffed MIME type or a subclass of it (by shared-mime-info's

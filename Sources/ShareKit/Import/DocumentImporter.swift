@@ -20,6 +20,12 @@ public import TypeRegistry
 ///
 /// The inbox copy is removed only after the handler succeeded. On failure or timeout the entry
 /// stays, marked failed with the reason, for `share inbox import` to retry.
+///
+/// Password-protected documents: a `command` importer that exits with ``passwordExitStatus`` (77)
+/// needs the document's password. The entry stays, marked ``InboxEntry/needsPassword``; a retry
+/// given the password (``importEntry(_:password:cancellation:starting:)``) runs the importer with the
+/// password as the only line of its standard input, so it is never in an argument list, the
+/// environment or a file. Status 77 again means the password did not open the document.
 public struct DocumentImporter: Sendable {
     /// The inbox the entries are in.
     public let inbox: Inbox
@@ -34,6 +40,13 @@ public struct DocumentImporter: Sendable {
 
     /// Bytes of content read to resolve a file's type.
     public static let sniffLength = 4096
+
+    /// The exit status with which a `command` importer says it needs the document's password (or
+    /// that the one it was given is wrong): 77, `EX_NOPERM` of `sysexits.h`.
+    public static let passwordExitStatus: Int32 = 77
+
+    /// The longest password passed to an importer, in bytes.
+    public static let maximumPasswordLength = 1024
 
     /// Creates an importer.
     public init(inbox: Inbox, registry: TypeRegistry, receiveFolder: String, environment: [String: String]) {
@@ -88,12 +101,15 @@ public struct DocumentImporter: Sendable {
     /// it failed when the handler failed.
     /// - Parameters:
     ///   - idOrPrefix: the entry's identifier (or a unique prefix).
+    ///   - password: the document's password, for a `command` importer (at most
+    ///     ``maximumPasswordLength`` bytes, no line break); `nil` when the user gave none.
     ///   - cancellation: stops a running importer command early (the entry stays, failed).
     ///   - starting: called once the handler is chosen, before it runs.
     /// - Returns: what became of the document.
     /// - Throws: ``InboxError`` when the entry does not exist, is damaged, or another process is importing it.
     public func importEntry(
-        _ idOrPrefix: String, cancellation: ImportCancellation? = nil, starting: (@Sendable (ImportPlan) -> Void)? = nil
+        _ idOrPrefix: String, password: [UInt8]? = nil, cancellation: ImportCancellation? = nil,
+        starting: (@Sendable (ImportPlan) -> Void)? = nil
     ) throws(InboxError) -> ImportResult {
         let id = try inbox.resolve(idOrPrefix)
         let lock = try inbox.lock(id)
@@ -104,10 +120,11 @@ public struct DocumentImporter: Sendable {
         entry.resolvedType = plan.resolution.type.rawValue
         let outcome: ImportResult.Outcome
         do {
-            outcome = try run(plan, entry: entry, cancellation: cancellation)
+            outcome = try run(plan, entry: entry, password: password, cancellation: cancellation)
         } catch {
             entry.state = .failed
             entry.failure = error.message
+            entry.needsPassword = error.needsPassword
             entry.attempts += 1
             entry.lastAttemptAt = Date()
             try? inbox.save(entry)
@@ -131,7 +148,7 @@ public struct DocumentImporter: Sendable {
     // MARK: - Handlers
 
     private func run(
-        _ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?
+        _ plan: ImportPlan, entry: InboxEntry, password: [UInt8]?, cancellation: ImportCancellation?
     ) throws(ImportFailure)
         -> ImportResult.Outcome
     {
@@ -181,11 +198,13 @@ public struct DocumentImporter: Sendable {
                 }
                 return .imported(path: try unpack(entry, into: folder))
             case .command(let command):
-                try runCommand(command, entry: entry, type: plan.resolution.type, cancellation: cancellation)
+                try runCommand(
+                    command, entry: entry, type: plan.resolution.type, password: password, cancellation: cancellation)
                 return .imported(path: nil)
             }
         } catch {
-            throw ImportFailure("\(app): \(error.message)", timedOut: error.timedOut)
+            throw ImportFailure(
+                "\(app): \(error.message)", timedOut: error.timedOut, needsPassword: error.needsPassword)
         }
     }
 
@@ -233,17 +252,32 @@ public struct DocumentImporter: Sendable {
     }
 
     private func runCommand(
-        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, cancellation: ImportCancellation?
+        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, password: [UInt8]?,
+        cancellation: ImportCancellation?
     ) throws(ImportFailure) {
         let argv = command.argv(filePath: inbox.documentPath(of: entry), type: type)
+        var input = password.map { $0 + [0x0A] }
+        defer {
+            // Best effort: no copy of the password outlives the import.
+            if var bytes = input {
+                input = nil
+                for index in bytes.indices { bytes[index] = 0 }
+            }
+        }
         let result = ImporterProcess.run(
             argv: argv, workingDirectory: command.workingDirectory,
             environment: ImporterProcess.environment(from: environment), timeout: command.timeout,
-            cancellation: cancellation)
+            cancellation: cancellation, input: input)
         let detail = result.lastLine.map { ": \($0)" } ?? ""
         switch result.termination {
         case .exited(0):
             return
+        case .exited(Self.passwordExitStatus):
+            throw ImportFailure(
+                password == nil
+                    ? "the document is protected by a password; 'share inbox import \(entry.id)' asks for it"
+                    : "the password given does not open the document",
+                needsPassword: true)
         case .exited(let status):
             throw ImportFailure("its importer failed (exit status \(status))\(detail)")
         case .signaled(let signal):

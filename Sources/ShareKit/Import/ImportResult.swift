@@ -79,6 +79,7 @@ public struct ImportResult: Sendable {
             if application == nil {
                 return "kept in the receiver's inbox: it could not be placed in the receive folder"
             }
+            if entry.needsPassword { return "kept in the receiver's inbox: \(name) needs the document's password" }
             return
                 "kept in the receiver's inbox: \(name) \(timedOut ? "did not finish in time" : "could not import it")"
         }

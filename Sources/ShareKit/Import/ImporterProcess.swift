@@ -6,9 +6,10 @@ import Foundation
 #endif
 
 /// Runs a `command` importer: a program started directly with `posix_spawn` (never through a
-/// shell), with an argument vector, a minimal environment, `/dev/null` as stdin, its output
-/// captured (the last 64 KiB of each stream), in a process group of its own, and stopped at its
-/// timeout: `SIGTERM` to the whole group, then `SIGKILL` two seconds later.
+/// shell), with an argument vector, a minimal environment, `/dev/null` as stdin (or a pipe holding
+/// only the document's password, when the user gave one), its output captured (the last 64 KiB of
+/// each stream), in a process group of its own, and stopped at its timeout: `SIGTERM` to the whole
+/// group, then `SIGKILL` two seconds later.
 ///
 /// The child starts with default signal dispositions and an empty signal mask (a receiver
 /// ignores `SIGPIPE`, `SIGINT` and `SIGTERM` itself; an importer must not inherit that), and
@@ -51,6 +52,9 @@ enum ImporterProcess {
 
     /// Bytes of each output stream kept.
     static let captureLimit = 64 * 1024
+    /// The most stdin input given to a program: it must fit in a pipe's buffer (4 KiB is the least
+    /// POSIX promises), since it is written before the program starts.
+    static let maximumInput = 4096
     /// Time between SIGTERM and SIGKILL.
     static let killGrace: Duration = .seconds(2)
     /// The environment variables an importer gets, when the caller has them.
@@ -72,9 +76,11 @@ enum ImporterProcess {
     ///   - environment: the full environment to give it (see ``environment(from:)``).
     ///   - timeout: how long it may run.
     ///   - cancellation: stops the program early (as at the timeout) when cancelled.
+    ///   - input: what the program reads on stdin (at most ``maximumInput`` bytes, written into a
+    ///     pipe before it starts, so no file ever holds it); `nil` for `/dev/null`.
     static func run(
         argv: [String], workingDirectory: String?, environment: [String: String], timeout: Duration,
-        cancellation: ImportCancellation? = nil
+        cancellation: ImportCancellation? = nil, input: [UInt8]? = nil
     ) -> Result {
         guard let name = argv.first, !name.isEmpty else {
             return Result(termination: .couldNotStart("no program to run"), stdout: "", stderr: "")
@@ -97,10 +103,30 @@ enum ImporterProcess {
             return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
         }
 
+        var inPipe: [Int32] = [-1, -1]
+        if let input {
+            guard input.count <= maximumInput, CShareLinux_pipe_cloexec(&inPipe) == 0 else {
+                let reason = input.count > maximumInput ? "its input is too long" : POSIX.errorText()
+                for fd in outPipe + errPipe { close(fd) }
+                return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
+            }
+            let written = input.withUnsafeBytes { POSIX.writeAll(inPipe[1], $0) }
+            close(inPipe[1])
+            guard written == nil else {
+                for fd in outPipe + errPipe + [inPipe[0]] { close(fd) }
+                return Result(termination: .couldNotStart("its input could not be written"), stdout: "", stderr: "")
+            }
+        }
+        defer { if inPipe[0] >= 0 { close(inPipe[0]) } }
+
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if inPipe[0] >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         CShareLinux_spawn_addclosefrom(&actions, 3)
