@@ -57,7 +57,7 @@ struct InboxImportCommand: ShareCommand {
         let entryID = id
         // A document known to need its password: ask before the first attempt.
         if password == nil, let entry = try? inbox.entry(id), entry.needsPassword {
-            password = try ask(for: entry, application: nil, console: console)
+            password = try ask(for: entry, application: importer.plan(entry).application?.name, console: console)
         }
         var result = try await attempt(importer, id: entryID, password: password)
         if password == nil, result.entry.needsPassword, case .kept = result.outcome, console.stdinIsTerminal {

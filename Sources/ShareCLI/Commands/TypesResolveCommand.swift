@@ -67,8 +67,19 @@ struct TypesResolveCommand: ShareCommand {
                 failures.append("cannot read '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
                 continue
             }
+            // A link is typed by its own name and its target's content, as gio does.
+            var target: String?
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                guard let resolved = realpath(path, nil) else {
+                    failures.append("cannot read '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
+                    continue
+                }
+                target = String(cString: resolved)
+                free(resolved)
+            }
             let name = path.split(separator: "/").last.map(String.init) ?? path
-            let plan = DocumentImporter.plan(forItemAt: path, name: name, declaredType: declared, registry: registry)
+            let plan = DocumentImporter.plan(
+                forItemAt: target ?? path, name: name, declaredType: declared, registry: registry)
             if mime {
                 output += "\(TerminalText.safe(file)): \(TerminalText.safe(plan.resolution.mimeType))\n"
             } else if json {
