@@ -42,7 +42,7 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
             order: count)
         count += 1
         entries.append(entry)
-        let key = caseSensitive ? pattern : pattern.lowercased()
+        let key = caseSensitive ? pattern : pattern.lowercasedIfNeeded()
         if !GlobPattern.hasWildcard(pattern) {
             literal[key, default: []].append(entry)
         } else if let tail = GlobPattern.simpleSuffix(key) {
@@ -55,7 +55,7 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
     /// The matches for a filename (see the type's rules), best first.
     func matches(_ fileName: String) -> [Entry] {
         guard !fileName.isEmpty else { return [] }
-        let lower = fileName.lowercased()
+        let lower = fileName.lowercasedIfNeeded()
         var found: [Entry] = (literal[lower] ?? []).filter { !$0.caseSensitive }
         if found.isEmpty { found = (literal[fileName] ?? []).filter(\.caseSensitive) }
         if found.isEmpty {

@@ -3,6 +3,20 @@ enum MIMEType {
     /// The MIME type lower-cased, trimmed and without parameters (`text/plain; charset=utf-8` →
     /// `text/plain`); `nil` when it is not of the form `type/subtype`.
     static func normalize(_ text: String) -> String? {
+        // Fast path: already lower-case `type/subtype` of letters, digits and `+-._` (nearly always).
+        var slash = -1
+        var count = 0
+        var plain = true
+        for byte in text.utf8 {
+            switch byte {
+            case 0x61...0x7A, 0x30...0x39, 0x2B, 0x2D, 0x2E, 0x5F: break
+            case 0x2F where slash < 0: slash = count
+            default: plain = false
+            }
+            if !plain { break }
+            count += 1
+        }
+        if plain && slash > 0 && slash < count - 1 { return text }
         var value = Substring(text)
         if let semicolon = value.firstIndex(of: ";") { value = value[..<semicolon] }
         let trimmed = String(value).trimmingTypeWhitespace().lowercased()

@@ -1,6 +1,7 @@
 /// Merges built-in types, shared-mime-info and application manifests into a ``TypeRegistry``'s tables.
 struct RegistryBuilder {
-    private struct WorkingType {
+    /// A type being built (a class: the phases update it in place, no copy per access).
+    private final class WorkingType {
         var identifier: TypeIdentifier
         var parents: [TypeIdentifier]
         var declaredExtensions: [String]
@@ -11,6 +12,21 @@ struct RegistryBuilder {
         /// 0 built-in, 1 exported by an app, 2 shared-mime-info, 3 imported by an app.
         var priority: Int
         var order: Int
+
+        init(
+            identifier: TypeIdentifier, parents: [TypeIdentifier], declaredExtensions: [String], extensions: [String],
+            mimeTypes: [String], description: String?, origin: TypeOrigin, priority: Int, order: Int
+        ) {
+            self.identifier = identifier
+            self.parents = parents
+            self.declaredExtensions = declaredExtensions
+            self.extensions = extensions
+            self.mimeTypes = mimeTypes
+            self.description = description
+            self.origin = origin
+            self.priority = priority
+            self.order = order
+        }
     }
 
     private let builtins: [TypeDeclaration]
@@ -217,7 +233,7 @@ struct RegistryBuilder {
 
     /// Makes a shared-mime-info type (and its aliases) a tag of a declared type.
     private mutating func join(_ mime: String, _ definition: MimeTypeDefinition, into target: TypeIdentifier) {
-        guard var type = working[target] else { return }
+        guard let type = working[target] else { return }
         let names = [mime] + definition.aliases
         for name in names where !type.mimeTypes.contains(name) { type.mimeTypes.append(name) }
         for ext in Self.globExtensions(definition) where !type.extensions.contains(ext) { type.extensions.append(ext) }
@@ -318,7 +334,7 @@ struct RegistryBuilder {
     /// the functional parent of their media type and `public.data`/`public.plain-text` if missing.
     private mutating func addImplicitParents() {
         guard working[.item] != nil else { return }
-        var types = working
+        let types = working
         var added: [RegistryWarning] = []
         var done: Set<TypeIdentifier> = []
         func closure(_ identifier: TypeIdentifier) -> Set<TypeIdentifier> {
@@ -370,7 +386,6 @@ struct RegistryBuilder {
             if !extra.isEmpty { types[identifier]?.parents += extra.filter { $0 != identifier } }
         }
         for identifier in order { fix(identifier) }
-        working = types
         warnings += added
     }
 

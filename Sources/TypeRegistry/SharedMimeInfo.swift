@@ -315,15 +315,15 @@ public struct SharedMimeInfo: Sendable {
             for rule in definition.magic { magic.append((type, rule)) }
         }
         // update-mime-database's order: priority, then media type, then subtype (stable otherwise).
-        magic = magic.enumerated().sorted { a, b in
-            if a.element.rule.priority != b.element.rule.priority {
-                return a.element.rule.priority > b.element.rule.priority
-            }
-            let aType = MIMEType.split(a.element.mimeType)
-            let bType = MIMEType.split(b.element.mimeType)
-            if aType.media != bType.media { return aType.media < bType.media }
-            if aType.subtype != bType.subtype { return aType.subtype < bType.subtype }
-            return a.offset < b.offset
-        }.map(\.element)
+        let keys = magic.enumerated().map { index, entry in
+            let type = MIMEType.split(entry.mimeType)
+            return (priority: entry.rule.priority, media: type.media, subtype: type.subtype, index: index)
+        }
+        magic = keys.sorted { a, b in
+            if a.priority != b.priority { return a.priority > b.priority }
+            if a.media != b.media { return a.media < b.media }
+            if a.subtype != b.subtype { return a.subtype < b.subtype }
+            return a.index < b.index
+        }.map { magic[$0.index] }
     }
 }

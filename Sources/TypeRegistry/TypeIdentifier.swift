@@ -20,7 +20,7 @@ public struct TypeIdentifier: RawRepresentable, Hashable, Comparable, Sendable, 
     public init(rawValue: String) {
         let trimmed = rawValue.trimmingTypeWhitespace()
         self.rawValue = trimmed
-        self.normalized = trimmed.lowercased()
+        self.normalized = trimmed.lowercasedIfNeeded()
     }
 
     /// Creates an identifier from its text; surrounding whitespace is removed.
@@ -161,10 +161,20 @@ extension TypeIdentifier {
 extension String {
     /// The string without surrounding spaces, tabs and line breaks (including non-breaking spaces).
     func trimmingTypeWhitespace() -> String {
+        // Fast path: printable ASCII at both ends (nearly every identifier, MIME type and extension).
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
         return String(scalars[first...last])
+    }
+
+    /// The string lower-cased, without a new string when it has no upper-case ASCII letter and is all ASCII.
+    func lowercasedIfNeeded() -> String {
+        for byte in utf8 where (0x41...0x5A).contains(byte) || byte >= 0x80 { return lowercased() }
+        return self
     }
 }

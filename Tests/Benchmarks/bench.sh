@@ -5,6 +5,7 @@
 #   2. a tree of 10,000 files of 1-16 KiB (one bundle):  share  |  tar | socat
 #   3. peak RSS of the share sender and receiver in every share run
 #   4. discovery latency between two simulated LAN hosts (discovery-latency.sh; needs root)
+#   5. typing files: `share types resolve` against `gio info` (types.sh)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -365,5 +366,7 @@ if [ "$SENDER_FAILURES" -gt 0 ]; then
 fi
 echo
 echo "Whole benchmark: ${BENCH_SECONDS%.*} s."
+echo
+SHARE="$SHARE" Tests/Benchmarks/types.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/discovery-latency.sh
