@@ -124,18 +124,8 @@ import Testing
                 "customfile", ["sample", dir.at("note.mtt"), "--title", "Trip", "--text", "Same title"]
             ).status == 0)
 
-        let receiver = bob.start([
-            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
-        ])
-        let port = try #require(await receiver.listeningPort())
-        let sent = await alice.run([
-            "send", dir.at("trip.mtt"), dir.at("note.mtt"), "--to", "127.0.0.1:\(port)", "--json",
-        ])
-        _ = await receiver.wait(timeout: .seconds(30))
-
-        let report = try #require(jsonObject(sent.stdout))
         #expect(
-            (report["items"] as? [[String: Any]])?.compactMap { $0["location"] as? String } == [
+            try await Self.send([dir.at("trip.mtt"), dir.at("note.mtt")], from: alice, to: bob, in: dir) == [
                 "imported by CustomFile", "imported by CustomFile",
             ])
         let listed = await bob.runTool("customfile", ["list"])
@@ -168,17 +158,8 @@ import Testing
         #expect(stored[6] & 1 == 1, "the zip's encryption flag")
         #expect(stored[8] == 99, "compression method 99: WinZip AES")
 
-        let receiver = bob.start([
-            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
-        ])
-        let port = try #require(await receiver.listeningPort())
-        let sent = await alice.run([
-            "send", dir.at("secret.mtt"), dir.at("diary.mtt"), "--to", "127.0.0.1:\(port)", "--json",
-        ])
-        _ = await receiver.wait(timeout: .seconds(30))
-        let report = try #require(jsonObject(sent.stdout))
         #expect(
-            (report["items"] as? [[String: Any]])?.compactMap { $0["location"] as? String } == [
+            try await Self.send([dir.at("secret.mtt"), dir.at("diary.mtt")], from: alice, to: bob, in: dir) == [
                 "kept in the receiver's inbox: CustomFile needs the document's password",
                 "kept in the receiver's inbox: CustomFile needs the document's password",
             ])
@@ -230,6 +211,21 @@ import Testing
         let documents = await bob.runTool("customfile", ["list"])
         #expect(documents.stdout == "Diary: Diary: for bob only\nSecret: Secret: for bob only\n")
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
+    }
+
+    /// Sends `files` from `sender` to a `share receive --once` of `receiver`; the locations the
+    /// sender's receipt gives them.
+    static func send(_ files: [String], from sender: TestMachine, to receiver: TestMachine, in dir: TemporaryDirectory)
+        async throws -> [String]
+    {
+        let receiving = receiver.start([
+            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
+        ])
+        let port = try #require(await receiving.listeningPort())
+        let sent = await sender.run(["send"] + files + ["--to", "127.0.0.1:\(port)", "--json"])
+        _ = await receiving.wait(timeout: .seconds(30))
+        let report = try #require(jsonObject(sent.stdout))
+        return (report["items"] as? [[String: Any]])?.compactMap { $0["location"] as? String } ?? []
     }
 
     /// Runs `share ARGS` as `machine` on a pseudo-terminal.

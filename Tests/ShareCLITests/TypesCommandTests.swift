@@ -217,19 +217,17 @@ import Testing
                   goes to:      the receive folder (no registered application imports public.plain-text)
 
                 """)
-        let picture = try #require(
-            jsonObject(
-                await bob.run(["types", "resolve", dir.at("photo.png"), "--json"]).stdout.replacingOccurrences(
-                    of: "\n", with: "")))
+        func resolved(_ file: String) async throws -> [String: Any] {
+            let output = await bob.run(["types", "resolve", dir.at(file), "--json"]).stdout
+            return try #require(jsonObject(output.replacingOccurrences(of: "\n", with: "")))
+        }
+        let picture = try await resolved("photo.png")
         #expect(picture["type"] as? String == "public.png")
         #expect(picture["mimeType"] as? String == "image/png")
         #expect(picture["destination"] as? String == "application")
         #expect((picture["handler"] as? [String: Any])?["applicationID"] as? String == "com.example.paint")
         // PNG bytes named .jpg: one glob match settles the type (as gio), the content is not read.
-        let misnamed = try #require(
-            jsonObject(
-                await bob.run(["types", "resolve", dir.at("photo.jpg"), "--json"]).stdout.replacingOccurrences(
-                    of: "\n", with: "")))
+        let misnamed = try await resolved("photo.jpg")
         #expect(misnamed["type"] as? String == "public.jpeg")
         #expect(misnamed["mimeType"] as? String == "image/jpeg")
         #expect(misnamed["basis"] as? String == "fileName")

@@ -67,6 +67,21 @@ enum TestApps {
         TypeRegistry(sharedMimeInfo: database, applications: applications)
     }
 
+    /// An application `com.example.<name>` whose `command` importer is the shell script `body`
+    /// (written to `dir/apps/<name>.sh`), claiming the type `com.example.<ext>` of files `*.<ext>`.
+    static func scripted(
+        _ name: String, ext: String, in dir: TemporaryDirectory, body: String
+    ) throws -> ApplicationRegistration {
+        FileTree.makeFolder(dir.at("apps"))
+        let script = dir.at("apps/\(name.lowercased()).sh")
+        self.script(script, body)
+        return try register(
+            manifest(
+                id: "com.example.\(name.lowercased())", name: name, typeID: "com.example.\(ext)", ext: ext,
+                importer: command([script, "%f"])),
+            as: name.lowercased(), in: dir)
+    }
+
     /// Writes an executable shell script (an application's own importer program).
     static func script(_ path: String, _ body: String) {
         FileTree.writeText(path, "#!/bin/sh\n" + body + "\n")

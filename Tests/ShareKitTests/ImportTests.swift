@@ -69,20 +69,13 @@ import TypeRegistry
 
     @Test func aFailingImporterKeepsTheDocumentInTheInboxUntilARetrySucceeds() async throws {
         let dir = TemporaryDirectory("import-fail")
-        let script = dir.at("apps/import.sh")
-        FileTree.makeFolder(dir.at("apps"))
         FileTree.makeFolder(dir.at("store"))
-        TestApps.script(
-            script,
-            """
-            [ -e "\(dir.at("fixed"))" ] || { echo "working..."; echo "the store is locked" >&2; exit 3; }
-            cp "$1" "\(dir.at("store"))/"
-            """)
-        let app = try TestApps.register(
-            TestApps.manifest(
-                id: "com.example.failer", name: "Failer", typeID: "com.example.fail", ext: "fail",
-                importer: TestApps.command([script, "%f"])),
-            as: "failer", in: dir)
+        let app = try TestApps.scripted(
+            "Failer", ext: "fail", in: dir,
+            body: """
+                [ -e "\(dir.at("fixed"))" ] || { echo "working..."; echo "the store is locked" >&2; exit 3; }
+                cp "$1" "\(dir.at("store"))/"
+                """)
         let registry = TestApps.registry([app])
         let harness = try ReceiverHarness(in: dir, registry: registry)
         FileTree.writeText(dir.at("doc.fail"), "payload")
@@ -296,23 +289,16 @@ import TypeRegistry
     /// environment; a wrong one keeps the document with that reason.
     @Test func aPasswordReachesTheImporterOnlyOnItsStandardInput() async throws {
         let dir = TemporaryDirectory("import-password")
-        let script = dir.at("apps/unlock.sh")
-        FileTree.makeFolder(dir.at("apps"))
         FileTree.makeFolder(dir.at("store"))
-        TestApps.script(
-            script,
-            """
-            IFS= read -r password || { echo "Error: '$1' is protected by a password" >&2; exit 77; }
-            [ "$password" = "correct horse" ] || { echo "Error: wrong password" >&2; exit 77; }
-            printf '%s\\n' "$@" > "\(dir.at("args.txt"))"
-            env > "\(dir.at("env.txt"))"
-            cp "$1" "\(dir.at("store"))/"
-            """)
-        let app = try TestApps.register(
-            TestApps.manifest(
-                id: "com.example.locker", name: "Locker", typeID: "com.example.locked", ext: "locked",
-                importer: TestApps.command([script, "%f"])),
-            as: "locker", in: dir)
+        let app = try TestApps.scripted(
+            "Locker", ext: "locked", in: dir,
+            body: """
+                IFS= read -r password || { echo "Error: '$1' is protected by a password" >&2; exit 77; }
+                [ "$password" = "correct horse" ] || { echo "Error: wrong password" >&2; exit 77; }
+                printf '%s\\n' "$@" > "\(dir.at("args.txt"))"
+                env > "\(dir.at("env.txt"))"
+                cp "$1" "\(dir.at("store"))/"
+                """)
         let registry = TestApps.registry([app])
         let harness = try ReceiverHarness(in: dir, registry: registry)
         FileTree.writeText(dir.at("vault.locked"), "ciphertext")

@@ -39,8 +39,9 @@ enum SecretPrompt {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        console.err(prompt)
+        // Silence the terminal before asking, so nothing typed after the question is ever shown.
         guard tcsetattr(0, TCSAFLUSH, &quiet) == 0 else { throw .noTerminal }
+        console.err(prompt)
         defer {
             _ = tcsetattr(0, TCSAFLUSH, &saved)
             console.err("\n")
