@@ -171,7 +171,7 @@ struct RegistryBuilder {
     /// type and alias of the shared-mime-info type, so its magic and globs find the declared type.
     /// Any other MIME type becomes a type of its own, `mime.<media>.<subtype>`.
     private mutating func joinSharedMimeInfo() {
-        let mimes = database.definitions.keys.sorted()
+        let mimes = database.sortedTypes
         var unjoined: [String] = []
         for mime in mimes {
             guard let definition = database.definitions[mime] else { continue }

@@ -24,7 +24,8 @@ public struct SharedMimeInfo: Sendable {
     public private(set) var warnings: [String] = []
     /// The package files read, in reading order.
     public private(set) var sources: [String] = []
-    private var globs = GlobIndex<String>()
+    /// Every type's canonical name, sorted: the order types are indexed and joined in.
+    private(set) var sortedTypes: [String] = []
     /// Every magic rule with its type, in the order they are tried.
     private var magic: [(mimeType: String, rule: MagicRule)] = []
 
@@ -199,7 +200,14 @@ public struct SharedMimeInfo: Sendable {
     }
 
     /// The MIME types whose globs best match a file name (see ``GlobIndex``), best first.
+    /// (It indexes the globs on each call: the registry keeps its own index.)
     public func mimeTypes(forFileName fileName: String) -> [(mimeType: String, glob: MimeGlob)] {
+        var globs = GlobIndex<String>()
+        for (type, glob) in allGlobs {
+            globs.insert(
+                pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: type,
+                priority: 0)
+        }
         var seen: Set<String> = []
         return globs.matches(fileName).compactMap { entry in
             guard seen.insert(entry.payload).inserted else { return nil }
@@ -250,9 +258,7 @@ public struct SharedMimeInfo: Sendable {
 
     /// Every glob of every type, for the registry's own index.
     var allGlobs: [(mimeType: String, glob: MimeGlob)] {
-        globs.entries.map {
-            ($0.payload, MimeGlob(pattern: $0.pattern, weight: $0.weight, caseSensitive: $0.caseSensitive))
-        }
+        sortedTypes.flatMap { type in (definitions[type]?.globs ?? []).map { (type, $0) } }
     }
 
     // MARK: - Building
@@ -291,7 +297,8 @@ public struct SharedMimeInfo: Sendable {
 
     private mutating func finish() {
         aliases = [:]
-        for type in definitions.keys.sorted() {
+        sortedTypes = definitions.keys.sorted()
+        for type in sortedTypes {
             guard let definition = definitions[type] else { continue }
             for alias in definition.aliases {
                 if definitions[alias] != nil {
@@ -303,15 +310,9 @@ public struct SharedMimeInfo: Sendable {
                 }
             }
         }
-        globs = GlobIndex<String>()
         magic = []
-        for type in definitions.keys.sorted() {
+        for type in sortedTypes {
             guard let definition = definitions[type] else { continue }
-            for glob in definition.globs {
-                globs.insert(
-                    pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: type,
-                    priority: 0)
-            }
             for rule in definition.magic { magic.append((type, rule)) }
         }
         // update-mime-database's order: priority, then media type, then subtype (stable otherwise).

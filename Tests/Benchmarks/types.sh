@@ -115,7 +115,7 @@ done
 SHARE_ONE=$(awk '{ print $1 }' "$WORK/one" | median)
 SHARE_START=$(awk '{ print $2 }' "$WORK/one" | median)
 GIO_ONE=$(awk '{ print $3 }' "$WORK/one" | median)
-SHARE_WORK=$(awk -v a="$SHARE_ONE" -v b="$SHARE_START" 'BEGIN { d = a - b; printf "%.4f", d > 0 ? d : 0 }')
+SHARE_WORK=$(awk -v a="$SHARE_ONE" -v b="$SHARE_START" 'BEGIN { d = a - b; if (d < 0) d = 0; printf "%.4f", d }')
 
 # ---------------------------------------------------------------------------------------------
 # 3. Agreement over the corpus, in chunks (one call each, well under the argument limit).
