@@ -171,52 +171,53 @@ struct RegistryBuilder {
     /// type and alias of the shared-mime-info type, so its magic and globs find the declared type.
     /// Any other MIME type becomes a type of its own, `mime.<media>.<subtype>`.
     private mutating func joinSharedMimeInfo() {
-        let mimes = database.sortedTypes
-        var unjoined: [String] = []
-        for mime in mimes {
-            guard let definition = database.definitions[mime] else { continue }
+        // Each shared-mime-info type once: its names (type and aliases) and glob extensions.
+        let entries: [(mime: String, definition: MimeTypeDefinition, names: [String], extensions: [String])] =
+            database.sortedTypes.compactMap { mime in
+                guard let definition = database.definitions[mime] else { return nil }
+                return (mime, definition, [mime] + definition.aliases, Self.globExtensions(definition))
+            }
+        var unjoined: [Int] = []
+        for (position, entry) in entries.enumerated() {
             let index = mimeIndex
-            if let target = ([mime] + definition.aliases).compactMap({ index[$0]?.first }).first, working[target] != nil {
-                join(mime, definition, into: target)
+            if let target = entry.names.lazy.compactMap({ index[$0]?.first }).first, working[target] != nil {
+                join(entry.mime, entry.definition, names: entry.names, extensions: entry.extensions, into: target)
             } else {
-                unjoined.append(mime)
+                unjoined.append(position)
             }
         }
 
-        var globOwners: [String: [String]] = [:]
-        for mime in mimes {
-            for ext in Self.globExtensions(database.definitions[mime]) { globOwners[ext, default: []].append(mime) }
+        var globOwners: [String: Int] = [:]
+        for entry in entries {
+            for ext in entry.extensions { globOwners[ext, default: 0] += 1 }
         }
         var declaredOwners: [String: TypeIdentifier] = [:]
         let declared = order.compactMap { working[$0] }.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }
         for type in declared where type.priority != 2 {
             for ext in type.declaredExtensions where declaredOwners[ext] == nil { declaredOwners[ext] = type.identifier }
         }
-        var remaining: [String] = []
-        for mime in unjoined {
-            guard let definition = database.definitions[mime] else { continue }
-            let target = Self.globExtensions(definition).lazy.filter { globOwners[$0]?.count == 1 }.compactMap {
-                declaredOwners[$0]
-            }.first
-            if let target {
-                join(mime, definition, into: target)
+        var remaining: [Int] = []
+        for position in unjoined {
+            let entry = entries[position]
+            if let target = entry.extensions.lazy.filter({ globOwners[$0] == 1 }).compactMap({ declaredOwners[$0] }).first
+            {
+                join(entry.mime, entry.definition, names: entry.names, extensions: entry.extensions, into: target)
             } else {
-                remaining.append(mime)
+                remaining.append(position)
             }
         }
 
-        for mime in remaining {
-            guard let definition = database.definitions[mime] else { continue }
-            let names = [mime] + definition.aliases
-            let identifier = syntheticIdentifier(mime)
+        for position in remaining {
+            let entry = entries[position]
+            let identifier = syntheticIdentifier(entry.mime)
             working[identifier] = WorkingType(
-                identifier: identifier, parents: [], declaredExtensions: [],
-                extensions: Self.globExtensions(definition), mimeTypes: names, description: definition.comment,
-                origin: .sharedMimeInfo(mimeType: mime), priority: 2, order: order.count)
+                identifier: identifier, parents: [], declaredExtensions: [], extensions: entry.extensions,
+                mimeTypes: entry.names, description: entry.definition.comment,
+                origin: .sharedMimeInfo(mimeType: entry.mime), priority: 2, order: order.count)
             order.append(identifier)
-            declarers[identifier] = [TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: true)]
-            synthetic.append((mime, identifier))
-            index(names, as: identifier)
+            declarers[identifier] = [TypeDeclarer(origin: .sharedMimeInfo(mimeType: entry.mime), isInUse: true)]
+            synthetic.append((entry.mime, identifier))
+            index(entry.names, as: identifier)
         }
         for (mime, identifier) in synthetic {
             var parents: [TypeIdentifier] = []
@@ -232,11 +233,13 @@ struct RegistryBuilder {
     }
 
     /// Makes a shared-mime-info type (and its aliases) a tag of a declared type.
-    private mutating func join(_ mime: String, _ definition: MimeTypeDefinition, into target: TypeIdentifier) {
+    private mutating func join(
+        _ mime: String, _ definition: MimeTypeDefinition, names: [String], extensions: [String],
+        into target: TypeIdentifier
+    ) {
         guard let type = working[target] else { return }
-        let names = [mime] + definition.aliases
         for name in names where !type.mimeTypes.contains(name) { type.mimeTypes.append(name) }
-        for ext in Self.globExtensions(definition) where !type.extensions.contains(ext) { type.extensions.append(ext) }
+        for ext in extensions where !type.extensions.contains(ext) { type.extensions.append(ext) }
         if type.description == nil { type.description = definition.comment }
         working[target] = type
         declarers[target, default: []].append(TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: false))
@@ -265,16 +268,17 @@ struct RegistryBuilder {
 
     /// `mime.<media>.<subtype>`, characters outside letters, digits, `-` and `.` replaced by `-`.
     private func syntheticIdentifier(_ mime: String) -> TypeIdentifier {
-        var text = "mime."
-        for scalar in mime.unicodeScalars {
-            switch scalar {
-            case "a"..."z", "0"..."9", "-", ".": text.unicodeScalars.append(scalar)
-            case "A"..."Z": text += String(scalar).lowercased()
-            case "/": text += "."
-            default: text += "-"
+        var bytes = Array("mime.".utf8)
+        for byte in mime.utf8 {
+            switch byte {
+            case 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E: bytes.append(byte)
+            case 0x41...0x5A: bytes.append(byte + 0x20)
+            case 0x2F: bytes.append(0x2E)
+            default: bytes.append(0x2D)
             }
         }
-        while text.hasSuffix(".") || text.hasSuffix("-") { text.removeLast() }
+        while let last = bytes.last, last == 0x2E || last == 0x2D { bytes.removeLast() }
+        let text = String(decoding: bytes, as: UTF8.self)
         var candidate = TypeIdentifier(text)
         var suffix = 2
         while working[candidate] != nil {
