@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`, part 5: typing files with `share types resolve` against `gio info` (GLib, the
+# `make bench`, part 6: typing files with `share types resolve` against `gio info` (GLib, the
 # reference implementation of shared-mime-info), on the same files, in the same run.
 #
 #   1. 1,000 files resolved in one call: `share types resolve --mime FILES` against

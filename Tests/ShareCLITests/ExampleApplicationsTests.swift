@@ -29,7 +29,7 @@ import Testing
         let received = await receiver.wait(timeout: .seconds(10))
 
         #expect(first.status == 0 && second.status == 0)
-        #expect(first.stdout.hasSuffix("  Potato Bug.sbz -> imported by ScaryBugs\n"))
+        #expect(first.stdout.hasSuffix("  Potato Bug.sbz: imported by \"ScaryBugs\"\n"))
         let items = jsonLines(received.stdout).filter { $0["event"] as? String == "received" }.compactMap {
             ($0["items"] as? [[String: Any]])?.first
         }
@@ -74,8 +74,8 @@ import Testing
         #expect(sent.status == 0)
         #expect(
             sent.stdout.hasSuffix(
-                "  Pale Ale.btkr -> imported by BeerTracker\n"
-                    + "  mystery.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
+                "  Pale Ale.btkr: imported by \"BeerTracker\"\n"
+                    + "  mystery.btkr: kept in the receiver's inbox: BeerTracker could not import it\n"))
         #expect(received.status == 0)
         let entries =
             jsonObject(await bob.run(["inbox", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: ""))?[
@@ -126,7 +126,7 @@ import Testing
 
         #expect(
             try await Self.send([dir.at("trip.mtt"), dir.at("note.mtt")], from: alice, to: bob, in: dir) == [
-                "imported by CustomFile", "imported by CustomFile",
+                "imported: CustomFile", "imported: CustomFile",
             ])
         let listed = await bob.runTool("customfile", ["list"])
         #expect(listed.stdout == "Trip: Trip: A day out (with a photo)\nTrip (2): Trip: Same title\n")
@@ -160,8 +160,8 @@ import Testing
 
         #expect(
             try await Self.send([dir.at("secret.mtt"), dir.at("diary.mtt")], from: alice, to: bob, in: dir) == [
-                "kept in the receiver's inbox: CustomFile needs the document's password",
-                "kept in the receiver's inbox: CustomFile needs the document's password",
+                "keptInInbox: CustomFile needs the document's password",
+                "keptInInbox: CustomFile needs the document's password",
             ])
         let listed = try #require(jsonObject(await bob.run(["inbox", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
         let entries = try #require(listed["entries"] as? [[String: Any]])
@@ -213,8 +213,8 @@ import Testing
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
     }
 
-    /// Sends `files` from `sender` to a `share receive --once` of `receiver`; the locations the
-    /// sender's receipt gives them.
+    /// Sends `files` from `sender` to a `share receive --once` of `receiver`; what the sender's
+    /// receipt says of each, as `OUTCOME: TEXT` (`imported: CustomFile`, `keptInInbox: why`).
     static func send(_ files: [String], from sender: TestMachine, to receiver: TestMachine, in dir: TemporaryDirectory)
         async throws -> [String]
     {
@@ -225,7 +225,11 @@ import Testing
         let sent = await sender.run(["send"] + files + ["--to", "127.0.0.1:\(port)", "--json"])
         _ = await receiving.wait(timeout: .seconds(30))
         let report = try #require(jsonObject(sent.stdout))
-        return (report["items"] as? [[String: Any]])?.compactMap { $0["location"] as? String } ?? []
+        return (report["items"] as? [[String: Any]] ?? []).map { item in
+            let outcome = item["outcome"] as? String ?? "?"
+            let text = item["application"] ?? item["reason"] ?? item["location"]
+            return "\(outcome): \(text as? String ?? "?")"
+        }
     }
 
     /// Runs `share ARGS` as `machine` on a pseudo-terminal.
@@ -255,7 +259,7 @@ import Testing
         _ = await receiver.wait(timeout: .seconds(30))
 
         #expect(
-            sent.stdout.hasSuffix("  Monday.jentry -> imported by Journal\n  recipe.clip -> imported by Scrapbook\n"))
+            sent.stdout.hasSuffix("  Monday.jentry: imported by \"Journal\"\n  recipe.clip: imported by \"Scrapbook\"\n"))
         let container = bob.home + "/.local/share/group.com.example.notes/Documents"
         // Journal lists what Scrapbook imported, and the other way round.
         let seenByJournal = await bob.runTool("notesgroup", ["list", journal])

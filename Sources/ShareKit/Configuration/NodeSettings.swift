@@ -8,9 +8,15 @@ import Glibc
 public struct NodeSettings: Codable, Sendable, Equatable {
     /// The device name chosen with `share identity set-name`, if any.
     public var name: String?
+    /// Wide-area DNS-SD: where `share receive` publishes beyond the local network, and where
+    /// `share peers` looks (see ``WideAreaSettings``).
+    public var wideArea: WideAreaSettings?
 
     /// Creates settings.
-    public init(name: String? = nil) { self.name = name }
+    public init(name: String? = nil, wideArea: WideAreaSettings? = nil) {
+        self.name = name
+        self.wideArea = wideArea
+    }
 
     /// The file's name in the config folder.
     public static let fileName = "settings.json"
@@ -20,12 +26,17 @@ public struct NodeSettings: Codable, Sendable, Equatable {
     public static func load(from directory: String) throws(ConfigurationError) -> NodeSettings {
         let path = directory + "/" + fileName
         guard FileManager.default.fileExists(atPath: path) else { return NodeSettings() }
+        let settings: NodeSettings
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(NodeSettings.self, from: data)
+            settings = try JSONDecoder().decode(NodeSettings.self, from: data)
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
+        if let name = settings.name, let problem = DeviceName.problem(with: name) {
+            throw .unreadable(path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
+        }
+        return settings
     }
 
     /// Saves atomically (temporary file, fsync, rename).
