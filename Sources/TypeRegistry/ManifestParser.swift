@@ -44,7 +44,9 @@ struct ManifestParser {
                 warn("CFBundleIdentifier", "'\(declared)' is replaced by the identifier given, '\(override)'")
             }
             bundleIdentifier = override
-        } else if let declared = bundleIdentifier, let reference = BuildSettingReference.references(in: declared).first {
+        } else if let declared = bundleIdentifier,
+            let reference = BuildSettingReference.references(in: declared).first
+        {
             warn(
                 "CFBundleIdentifier",
                 Self.buildSettingPhrase(declared, reference) + "; give the application's identifier with --bundle-id")

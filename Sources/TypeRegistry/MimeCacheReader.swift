@@ -111,7 +111,9 @@ struct MimeCacheReader {
         into globs: inout [(mimeType: String, glob: MimeGlob)]
     ) throws(MimeCacheError) {
         guard depth < Self.maximumDepth else { throw .damaged(source, "the suffix tree is too deep") }
-        guard count <= Self.maximumListLength else { throw .damaged(source, "a suffix tree node has too many children") }
+        guard count <= Self.maximumListLength else {
+            throw .damaged(source, "a suffix tree node has too many children")
+        }
         for index in 0..<count {
             visited += 1
             guard visited <= Self.maximumNodes else { throw .damaged(source, "the suffix tree is too large") }

@@ -194,13 +194,15 @@ struct RegistryBuilder {
         var declaredOwners: [String: TypeIdentifier] = [:]
         let declared = order.compactMap { working[$0] }.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }
         for type in declared where type.priority != 2 {
-            for ext in type.declaredExtensions where declaredOwners[ext] == nil { declaredOwners[ext] = type.identifier }
+            for ext in type.declaredExtensions where declaredOwners[ext] == nil {
+                declaredOwners[ext] = type.identifier
+            }
         }
         var remaining: [Int] = []
         for position in unjoined {
             let entry = entries[position]
-            if let target = entry.extensions.lazy.filter({ globOwners[$0] == 1 }).compactMap({ declaredOwners[$0] }).first
-            {
+            let unambiguous = entry.extensions.lazy.filter { globOwners[$0] == 1 }
+            if let target = unambiguous.compactMap({ declaredOwners[$0] }).first {
                 join(entry.mime, entry.definition, names: entry.names, extensions: entry.extensions, into: target)
             } else {
                 remaining.append(position)

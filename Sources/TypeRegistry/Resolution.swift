@@ -49,7 +49,8 @@ public struct Resolution: Hashable, Sendable {
 
     /// Creates a resolution.
     public init(
-        fileName: String, type: TypeIdentifier, mimeType: String, basis: Basis, nameTypes: [TypeIdentifier], contentType: TypeIdentifier?,
+        fileName: String, type: TypeIdentifier, mimeType: String, basis: Basis, nameTypes: [TypeIdentifier],
+        contentType: TypeIdentifier?,
         contentMIMEType: String?, declaredType: TypeIdentifier?, contradiction: Contradiction?, isExecutable: Bool,
         isResolved: Bool, isSafe: Bool, warnings: [String], trace: [String]
     ) {

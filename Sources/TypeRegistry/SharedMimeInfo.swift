@@ -243,8 +243,8 @@ public struct SharedMimeInfo: Sendable {
     /// Whether data counts as text when no magic rule matches it (spec §2.12), as GLib decides:
     /// text when its first 128 bytes hold no control character other than tab, line feed and
     /// carriage return, or when none of its bytes is a control character other than tab, line
-    /// feed, form feed, carriage return and backspace. Bytes above 0x7F count as text (they may be UTF-8). Empty data is text
-    /// (a new, empty file is a text file).
+    /// feed, form feed, carriage return and backspace. Bytes above 0x7F count as text (they may be
+    /// UTF-8). Empty data is text (a new, empty file is a text file).
     public static func looksLikeText(_ bytes: [UInt8]) -> Bool {
         if bytes.prefix(128).allSatisfy({ $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return true }
         return bytes.allSatisfy { byte in

@@ -163,7 +163,8 @@ import Testing
                 "keptInInbox: CustomFile needs the document's password",
                 "keptInInbox: CustomFile needs the document's password",
             ])
-        let listed = try #require(jsonObject(await bob.run(["inbox", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
+        let listing = await bob.run(["inbox", "list", "--json"]).stdout
+        let listed = try #require(jsonObject(listing.replacingOccurrences(of: "\n", with: "")))
         let entries = try #require(listed["entries"] as? [[String: Any]])
         #expect(entries.map { $0["needsPassword"] as? Bool } == [true, true])
         let secret = try #require(entries.first { $0["name"] as? String == "secret.mtt" }?["id"] as? String)

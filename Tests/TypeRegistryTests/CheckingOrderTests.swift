@@ -41,7 +41,8 @@ import Testing
     @Test func threeCertificatesKeepOneType() {
         let pem = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2\n-----END CERTIFICATE-----\n"
         let trusted = "-----BEGIN TRUSTED CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2\n-----END TRUSTED CERTIFICATE-----\n"
-        let der: [UInt8] = [0x30, 0x82, 0x03, 0x5D, 0x30, 0x82, 0x02, 0x45, 0xA0, 0x03, 0x02, 0x01, 0x02] + Fixtures.Bytes.padding
+        let der: [UInt8] =
+            [0x30, 0x82, 0x03, 0x5D, 0x30, 0x82, 0x02, 0x45, 0xA0, 0x03, 0x02, 0x01, 0x02] + Fixtures.Bytes.padding
         let types = [resolve("ca.crt", pem), resolve("root.crt", trusted), resolve("server.crt", der)]
         #expect(Set(types.map(\.type)).count == 1)
         #expect(types.map(\.mimeType) == Array(repeating: "application/x-x509-ca-cert", count: 3))

@@ -8,9 +8,9 @@ import Testing
 @Suite struct TypeUnificationTests {
     /// An application exporting one type per entry `(identifier, extensions)`, without MIME types,
     /// and claiming them all; modelled on Kiwix's and code editors' Info.plist files.
-    static func exporter(_ id: String, _ types: [(String, [String])], parent: String = "public.data", at seconds: TimeInterval)
-        throws -> ApplicationRegistration
-    {
+    static func exporter(
+        _ id: String, _ types: [(String, [String])], parent: String = "public.data", at seconds: TimeInterval
+    ) throws -> ApplicationRegistration {
         let declarations = types.map { identifier, extensions in
             """
             <dict>

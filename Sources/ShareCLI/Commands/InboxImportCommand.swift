@@ -138,7 +138,8 @@ struct InboxImportCommand: ShareCommand {
             let path = LocalTypes.absolute(file)
             var info = stat()
             guard stat(path, &info) == 0 else {
-                throw CLIError("cannot read the password file '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
+                throw CLIError(
+                    "cannot read the password file '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
             }
             if (info.st_mode & S_IFMT) == S_IFREG && info.st_mode & 0o077 != 0 {
                 throw CLIError(

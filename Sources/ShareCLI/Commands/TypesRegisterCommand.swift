@@ -24,7 +24,8 @@ struct TypesRegisterCommand: ShareCommand {
         options: [
             .value(
                 "bundle-id", "identifier",
-                help: "The application's identifier, for a manifest whose CFBundleIdentifier is an Xcode build setting."),
+                help:
+                    "The application's identifier, for a manifest whose CFBundleIdentifier is an Xcode build setting."),
             .flag("json", help: "Print the registration as JSON."),
         ]
     )
