@@ -343,18 +343,14 @@ import TypeRegistry
     @Test func aFolderOfADynamicTypeGoesToTheReceiveFolder() async throws {
         let dir = TemporaryDirectory("import-dynamic-folder")
         let app = try TestApps.register(
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-              <key>CFBundleIdentifier</key><string>com.example.oecore</string>
-              <key>CFBundleDocumentTypes</key><array><dict>
-                <key>CFBundleTypeExtensions</key><array><string>oecoreplugin</string></array>
-                <key>LSTypeIsPackage</key><true/>
-                <key>LSHandlerRank</key><string>Owner</string>
-              </dict></array>
-              <key>ShareImporter</key><dict>\(TestApps.folder("move", dir.at("plugins")))</dict>
-            </dict></plist>
-            """, as: "oecore", in: dir)
+            TestApps.claiming(
+                id: "com.example.oecore", name: "OECore",
+                documentType: """
+                    <key>CFBundleTypeExtensions</key><array><string>oecoreplugin</string></array>
+                    <key>LSTypeIsPackage</key><true/><key>LSHandlerRank</key><string>Owner</string>
+                    """,
+                importer: TestApps.folder("move", dir.at("plugins"))),
+            as: "oecore", in: dir)
         let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
         FileTree.makeFolder(dir.at("x.oecoreplugin/Contents"))
         FileTree.writeText(dir.at("x.oecoreplugin/Contents/Info.plist"), "<plist/>")
@@ -371,17 +367,11 @@ import TypeRegistry
     @Test func sourceFilesAreImportedNotWithheldAsPrograms() async throws {
         let dir = TemporaryDirectory("import-source")
         let app = try TestApps.register(
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-              <key>CFBundleIdentifier</key><string>com.example.code</string>
-              <key>CFBundleName</key><string>Code</string>
-              <key>CFBundleDocumentTypes</key><array><dict>
-                <key>LSItemContentTypes</key><array><string>public.source-code</string></array>
-              </dict></array>
-              <key>ShareImporter</key><dict>\(TestApps.folder("copy", dir.at("code")))</dict>
-            </dict></plist>
-            """, as: "code", in: dir)
+            TestApps.claiming(
+                id: "com.example.code", name: "Code",
+                documentType: "<key>LSItemContentTypes</key><array><string>public.source-code</string></array>",
+                importer: TestApps.folder("copy", dir.at("code"))),
+            as: "code", in: dir)
         let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
         FileTree.writeText(dir.at("app.js"), "\"use strict\";\nmodule.exports = {};\n")
         FileTree.writeText(dir.at("build.mk"), "SHELL=/bin/sh\nall:\n\techo ok\n")
