@@ -9,6 +9,9 @@ PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
             libldns-dev bind9 bind9-dnsutils
 
+# Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
+BENCH_PACKAGES := libglib2.0-bin
+
 # Under CI, tests that need root and network namespaces fail instead of skipping.
 ifdef CI
 export SHARE_REQUIRE_NETNS ?= 1
@@ -37,26 +40,34 @@ SANITIZER_ENV := SWIFT_BACKTRACE=enable=no
 ASAN_OPTIONS_TEST ?= detect_leaks=0
 TSAN_OPTIONS_TEST ?= suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp print_suppressions=1 second_deadlock_stack=1
 
-.PHONY: all deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean
+.PHONY: all deps bench-deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean
 
 all: build
 
+# Installs the Debian packages named in $(1) that are missing (as root), or says how to.
+define install_packages
+missing=""; \
+for p in $(1); do \
+  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "Installing Debian packages:$$missing"; \
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+  else \
+    echo "share needs these Debian packages; install them with:"; \
+    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
+    exit 1; \
+  fi; \
+fi
+endef
+
 deps:
-	@missing=""; \
-	for p in $(PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing Debian packages:$$missing"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	  else \
-	    echo "share needs these Debian packages; install them with:"; \
-	    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
-	    exit 1; \
-	  fi; \
-	fi
+	@$(call install_packages,$(PACKAGES))
+
+bench-deps:
+	@$(call install_packages,$(BENCH_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -93,7 +104,7 @@ test-asan: deps
 test-tsan: deps
 	$(SANITIZER_ENV) TSAN_OPTIONS="$(TSAN_OPTIONS_TEST)" $(SWIFT) test --scratch-path .build/tsan --sanitize=thread --no-parallel
 
-bench: release
+bench: release bench-deps
 	Tests/Benchmarks/bench.sh
 
 clean:

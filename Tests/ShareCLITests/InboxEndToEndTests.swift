@@ -136,7 +136,7 @@ import Testing
         #expect(usage.status == 64)
         #expect(
             usage.stderr
-                == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [--dir <folder>] [--json]\n  See 'share inbox import --help' for more information.\n"
+                == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [<options>]\n  See 'share inbox import --help' for more information.\n"
         )
         #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
     }

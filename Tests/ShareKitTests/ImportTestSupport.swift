@@ -69,6 +69,35 @@ enum TestApps {
         TypeRegistry(sharedMimeInfo: database, applications: applications)
     }
 
+    /// A manifest of `id` with one document type (`documentType`: the keys of its dictionary) and
+    /// the ShareImporter dictionary `importer` (plist XML of its keys), declaring no type.
+    static func claiming(id: String, name: String, documentType: String, importer: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+          <key>CFBundleIdentifier</key><string>\(id)</string>
+          <key>CFBundleName</key><string>\(name)</string>
+          <key>CFBundleDocumentTypes</key><array><dict>\(documentType)</dict></array>
+          <key>ShareImporter</key><dict>\(importer)</dict>
+        </dict></plist>
+        """
+    }
+
+    /// An application `com.example.<name>` whose `command` importer is the shell script `body`
+    /// (written to `dir/apps/<name>.sh`), claiming the type `com.example.<ext>` of files `*.<ext>`.
+    static func scripted(
+        _ name: String, ext: String, in dir: TemporaryDirectory, body: String, folder: String? = nil
+    ) throws -> ApplicationRegistration {
+        FileTree.makeFolder(dir.at("apps"))
+        let script = dir.at("apps/\(name.lowercased()).sh")
+        self.script(script, body)
+        return try register(
+            manifest(
+                id: "com.example.\(name.lowercased())", name: name, typeID: "com.example.\(ext)", ext: ext,
+                importer: command([script, "%f"], folder: folder)),
+            as: name.lowercased(), in: dir)
+    }
+
     /// Writes an executable shell script (an application's own importer program).
     static func script(_ path: String, _ body: String) {
         FileTree.writeText(path, "#!/bin/sh\n" + body + "\n")

@@ -71,20 +71,13 @@ import TypeRegistry
 
     @Test func aFailingImporterKeepsTheDocumentInTheInboxUntilARetrySucceeds() async throws {
         let dir = TemporaryDirectory("import-fail")
-        let script = dir.at("apps/import.sh")
-        FileTree.makeFolder(dir.at("apps"))
         FileTree.makeFolder(dir.at("store"))
-        TestApps.script(
-            script,
-            """
-            [ -e "\(dir.at("fixed"))" ] || { echo "working..."; echo "the store is locked" >&2; exit 3; }
-            cp "$1" "\(dir.at("store"))/"
-            """)
-        let app = try TestApps.register(
-            TestApps.manifest(
-                id: "com.example.failer", name: "Failer", typeID: "com.example.fail", ext: "fail",
-                importer: TestApps.command([script, "%f"], folder: dir.at("store"))),
-            as: "failer", in: dir)
+        let app = try TestApps.scripted(
+            "Failer", ext: "fail", in: dir,
+            body: """
+                [ -e "\(dir.at("fixed"))" ] || { echo "working..."; echo "the store is locked" >&2; exit 3; }
+                cp "$1" "\(dir.at("store"))/"
+                """, folder: dir.at("store"))
         let registry = TestApps.registry([app])
         let harness = try ReceiverHarness(in: dir, registry: registry)
         FileTree.writeText(dir.at("doc.fail"), "payload")
@@ -285,12 +278,112 @@ import TypeRegistry
             return
         }
         let program = transfer.items[0].result
-        #expect(program.type == "public.unix-executable")
+        // The name keeps its type; the program inside is a disguise, never imported.
+        #expect(program.type == "com.example.pic")
         #expect(program.application == nil)
         #expect(program.warnings.contains { $0.contains("disguised as com.example.pic") })
         let unknown = transfer.items[1].result
         #expect(unknown.receiveFolderReason?.hasPrefix("the type could not be determined") == true)
         #expect(inboxEntries(harness.inbox).isEmpty)
+    }
+
+    /// A protected document: the importer says it needs the password (exit status 77); a retry with
+    /// the password gives it on the importer's standard input only, never in its arguments or
+    /// environment; a wrong one keeps the document with that reason.
+    @Test func aPasswordReachesTheImporterOnlyOnItsStandardInput() async throws {
+        let dir = TemporaryDirectory("import-password")
+        FileTree.makeFolder(dir.at("store"))
+        let app = try TestApps.scripted(
+            "Locker", ext: "locked", in: dir,
+            body: """
+                IFS= read -r password || { echo "Error: '$1' is protected by a password" >&2; exit 77; }
+                [ "$password" = "correct horse" ] || { echo "Error: wrong password" >&2; exit 77; }
+                printf '%s\\n' "$@" > "\(dir.at("store/args.txt"))"
+                env > "\(dir.at("store/env.txt"))"
+                cp "$1" "\(dir.at("store"))/"
+                """, folder: dir.at("store"))
+        let registry = TestApps.registry([app])
+        let harness = try ReceiverHarness(in: dir, registry: registry)
+        FileTree.writeText(dir.at("vault.locked"), "ciphertext")
+
+        let report = try await TestSender(in: dir).send([dir.at("vault.locked")], to: harness)
+
+        #expect(report.items.map(\.outcome) == [.keptInInbox])
+        #expect(report.items.map(\.text) == ["Locker needs the document's password"])
+        guard case .received(let transfer) = await harness.nextOutcome(), let item = transfer.items.first else {
+            Issue.record("no received outcome")
+            return
+        }
+        let id = item.result.entry.id
+        let inbox = Inbox(directory: harness.inbox)
+        #expect(try inbox.entry(id).needsPassword)
+        #expect(
+            try inbox.entry(id).failure
+                == "Locker: the document is protected by a password; 'share inbox import \(id)' asks for it")
+
+        let importer = DocumentImporter(
+            inbox: inbox, registry: registry, receiveFolder: harness.destination,
+            environment: ProcessInfo.processInfo.environment)
+        let wrong = try importer.importEntry(id, password: Array("tr0ub4dor".utf8))
+        #expect(!wrong.succeeded)
+        #expect(wrong.entry.needsPassword)
+        #expect(try inbox.entry(id).failure == "Locker: the password given does not open the document")
+        #expect(try inbox.entry(id).attempts == 2)
+
+        let right = try importer.importEntry(id, password: Array("correct horse".utf8))
+        #expect(right.succeeded)
+        #expect(FileManager.default.contents(atPath: dir.at("store/vault.locked")) == Data("ciphertext".utf8))
+        let arguments = try String(contentsOfFile: dir.at("store/args.txt"), encoding: .utf8)
+        let environment = try String(contentsOfFile: dir.at("store/env.txt"), encoding: .utf8)
+        #expect(!arguments.contains("correct horse") && !environment.contains("correct horse"))
+        #expect(inboxEntries(harness.inbox).isEmpty)
+    }
+
+    /// Rule 4: a folder whose package type share would have to invent is never imported, even when
+    /// an app claims its extension with LSTypeIsPackage.
+    @Test func aFolderOfADynamicTypeGoesToTheReceiveFolder() async throws {
+        let dir = TemporaryDirectory("import-dynamic-folder")
+        let app = try TestApps.register(
+            TestApps.claiming(
+                id: "com.example.oecore", name: "OECore",
+                documentType: """
+                    <key>CFBundleTypeExtensions</key><array><string>oecoreplugin</string></array>
+                    <key>LSTypeIsPackage</key><true/><key>LSHandlerRank</key><string>Owner</string>
+                    """,
+                importer: TestApps.folder("move", dir.at("plugins"))),
+            as: "oecore", in: dir)
+        let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
+        FileTree.makeFolder(dir.at("x.oecoreplugin/Contents"))
+        FileTree.writeText(dir.at("x.oecoreplugin/Contents/Info.plist"), "<plist/>")
+
+        let report = try await TestSender(in: dir).send([dir.at("x.oecoreplugin")], to: harness)
+
+        #expect(report.items.map(\.outcome) == [.placed])
+        #expect(report.items.map(\.text) == [harness.destination + "/x.oecoreplugin"])
+        #expect(!FileManager.default.fileExists(atPath: dir.at("plugins/x.oecoreplugin")))
+    }
+
+    /// Rule 3: source files that weak magic used to take for scripts are typed by their names and
+    /// imported, not withheld as programs.
+    @Test func sourceFilesAreImportedNotWithheldAsPrograms() async throws {
+        let dir = TemporaryDirectory("import-source")
+        let app = try TestApps.register(
+            TestApps.claiming(
+                id: "com.example.code", name: "Code",
+                documentType: "<key>LSItemContentTypes</key><array><string>public.source-code</string></array>",
+                importer: TestApps.folder("copy", dir.at("code"))),
+            as: "code", in: dir)
+        let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
+        FileTree.writeText(dir.at("app.js"), "\"use strict\";\nmodule.exports = {};\n")
+        FileTree.writeText(dir.at("build.mk"), "SHELL=/bin/sh\nall:\n\techo ok\n")
+        FileTree.writeText(dir.at("Util.pm"), "package Util;\n1;\n")
+
+        let report = try await TestSender(in: dir).send(
+            [dir.at("app.js"), dir.at("build.mk"), dir.at("Util.pm")], to: harness)
+
+        #expect(report.items.map(\.outcome) == [.imported, .imported, .imported])
+        #expect(report.items.map(\.text) == ["Code", "Code", "Code"])
+        #expect(FileTree.allPaths(dir.at("code")) == ["Util.pm", "app.js", "build.mk"])
     }
 
     @Test func anUnsafeArchiveIsRefusedAndKept() async throws {

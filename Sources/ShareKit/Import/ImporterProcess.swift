@@ -6,10 +6,10 @@ import Foundation
 #endif
 
 /// Runs a `command` importer: a program started directly (fork and exec, never through a shell),
-/// with an argument vector, a minimal environment, `/dev/null` as stdin, its output captured (the
-/// last 64 KiB of each stream), in a process group of its own, confined by its ``ImporterSandbox``
-/// (Landlock), and stopped at its timeout: `SIGTERM` to the whole group, then `SIGKILL` two
-/// seconds later.
+/// with an argument vector, a minimal environment, `/dev/null` as stdin (or a pipe holding only the
+/// document's password, when the user gave one), its output captured (the last 64 KiB of each
+/// stream), in a process group of its own, confined by its ``ImporterSandbox`` (Landlock), and
+/// stopped at its timeout: `SIGTERM` to the whole group, then `SIGKILL` two seconds later.
 ///
 /// The child starts with default signal dispositions and an empty signal mask (a receiver
 /// ignores `SIGPIPE`, `SIGINT` and `SIGTERM` itself; an importer must not inherit that), and
@@ -52,6 +52,9 @@ enum ImporterProcess {
 
     /// Bytes of each output stream kept.
     static let captureLimit = 64 * 1024
+    /// The most stdin input given to a program: it must fit in a pipe's buffer (4 KiB is the least
+    /// POSIX promises), since it is written before the program starts.
+    static let maximumInput = 4096
     /// Time between SIGTERM and SIGKILL.
     static let killGrace: Duration = .seconds(2)
     /// The environment variables an importer gets, when the caller has them (`TMPDIR` is then
@@ -75,9 +78,11 @@ enum ImporterProcess {
     ///   - timeout: how long it may run.
     ///   - sandbox: what it may touch; `nil` runs it unconfined.
     ///   - cancellation: stops the program early (as at the timeout) when cancelled.
+    ///   - input: what the program reads on stdin (at most ``maximumInput`` bytes, written into a
+    ///     pipe before it starts, so no file ever holds it); `nil` for `/dev/null`.
     static func run(
         argv: [String], workingDirectory: String?, environment: [String: String], timeout: Duration,
-        sandbox: ImporterSandbox? = nil, cancellation: ImportCancellation? = nil
+        sandbox: ImporterSandbox? = nil, cancellation: ImportCancellation? = nil, input: [UInt8]? = nil
     ) -> Result {
         guard let name = argv.first, !name.isEmpty else {
             return Result(termination: .couldNotStart("no program to run"), stdout: "", stderr: "")
@@ -94,11 +99,28 @@ enum ImporterProcess {
         } catch {
             return Result(termination: .couldNotStart("it could not be confined: \(error)"), stdout: "", stderr: "")
         }
-        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            return Result(termination: .couldNotStart("/dev/null: \(POSIX.errorText())"), stdout: "", stderr: "")
+        let standardInput: Int32
+        if let input {
+            // Written into a pipe before the program starts, so no file ever holds it.
+            var inPipe: [Int32] = [-1, -1]
+            guard input.count <= maximumInput, CShareLinux_pipe_cloexec(&inPipe) == 0 else {
+                let reason = input.count > maximumInput ? "its input is too long" : POSIX.errorText()
+                return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
+            }
+            let written = input.withUnsafeBytes { POSIX.writeAll(inPipe[1], $0) }
+            close(inPipe[1])
+            guard written == nil else {
+                close(inPipe[0])
+                return Result(termination: .couldNotStart("its input could not be written"), stdout: "", stderr: "")
+            }
+            standardInput = inPipe[0]
+        } else {
+            standardInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard standardInput >= 0 else {
+                return Result(termination: .couldNotStart("/dev/null: \(POSIX.errorText())"), stdout: "", stderr: "")
+            }
         }
-        defer { close(input) }
+        defer { close(standardInput) }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         guard CShareLinux_pipe_cloexec(&outPipe) == 0 else {
@@ -123,7 +145,7 @@ enum ImporterProcess {
         // The ruleset's descriptor must stay open until the child has entered it.
         let pid = withExtendedLifetime(ruleset) {
             CShareLinux_spawn(
-                program, arguments, variables, directory, input, outPipe[1], errPipe[1], ruleset?.fd ?? -1, &step,
+                program, arguments, variables, directory, standardInput, outPipe[1], errPipe[1], ruleset?.fd ?? -1, &step,
                 &failure)
         }
         close(outPipe[1])
