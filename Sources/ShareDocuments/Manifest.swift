@@ -29,6 +29,8 @@ public struct Manifest: Sendable, Hashable {
     {
         if entries.isEmpty { throw .empty }
         if entries.count > limits.maxEntries { throw .tooManyEntries(count: entries.count, limit: limits.maxEntries) }
+        let offerBytes = entries.reduce(0) { $0 + $1.encodedSize }
+        if offerBytes > limits.maxOfferBytes { throw .offerTooLarge(bytes: offerBytes, limit: limits.maxOfferBytes) }
 
         var items: [ManifestItem] = []
         var fileEntryIndices: [Int] = []

@@ -53,7 +53,7 @@ public final class SecureConnection {
         limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         let socket = try TCPSocket.connect(to: endpoint, timeout: connectTimeout)
-        return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
+        return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits, asClient: true)
     }
 
     /// Connects to the first of `endpoints` that accepts a TCP connection (in order: the caller
@@ -74,7 +74,7 @@ public final class SecureConnection {
                 failures.append(error)
                 continue
             }
-            return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
+            return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits, asClient: true)
         }
         if failures.count == 1 { throw failures[0] }
         throw .unreachable(attempts: failures)
@@ -85,11 +85,11 @@ public final class SecureConnection {
         _ socket: TCPSocket, context: TLSContext, handshakeTimeout: Duration = .seconds(10),
         limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
-        try handshake(socket: socket, context: context, timeout: handshakeTimeout, limits: limits)
+        try handshake(socket: socket, context: context, timeout: handshakeTimeout, limits: limits, asClient: false)
     }
 
     private static func handshake(
-        socket: TCPSocket, context: TLSContext, timeout: Duration, limits: ManifestLimits
+        socket: TCPSocket, context: TLSContext, timeout: Duration, limits: ManifestLimits, asClient: Bool
     ) throws(TransportError) -> SecureConnection {
         let label = socket.remoteDescription
         socket.setTimeouts(receive: timeout, send: timeout)
@@ -99,6 +99,8 @@ public final class SecureConnection {
             return try SecureConnection(socket: socket, tls: tls, endpoint: label, limits: limits)
         } catch let error as TLSError {
             socket.close()
+            if asClient, case .connectionClosed = error { throw .closedDuringHandshake(endpoint: label) }
+            if asClient, case .connectionReset = error { throw .closedDuringHandshake(endpoint: label) }
             throw .tls(endpoint: label, error)
         } catch let error as TransportError {
             socket.close()

@@ -18,6 +18,9 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     case tls(endpoint: String, TLSError)
     /// The connection was closed (by the peer, or cancelled locally).
     case closed(endpoint: String)
+    /// The peer closed the connection before the TLS handshake finished (a receiver that is busy
+    /// drops connections that way, or one that refuses this address).
+    case closedDuringHandshake(endpoint: String)
     /// None of a peer's addresses could be reached; one error per address tried.
     case unreachable(attempts: [TransportError])
 
@@ -36,6 +39,9 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
                 : "cannot listen on port \(port): \(errnoText(code))"
         case .tls(let endpoint, let error): "TLS with \(endpoint) failed: \(error)"
         case .closed(let endpoint): "the connection to \(endpoint) was closed"
+        case .closedDuringHandshake(let endpoint):
+            "\(endpoint) closed the connection before the TLS handshake finished: the receiver may be busy with "
+                + "other connections, or refusing this machine; try again in a moment"
         case .unreachable(let attempts):
             attempts.isEmpty
                 ? "the peer has no address to connect to"

@@ -18,6 +18,7 @@ final class ReceiveReporter: Sendable {
     let exitCode = Mutex<Int32>(ExitCode.success)
     let interrupted = Mutex<Int32?>(nil)
     private let progressLine: ProgressLine
+    private let refusals = Mutex(RefusalThrottle())
 
     init(console: Console, json: Bool, once: Bool, home: String) {
         self.console = console
@@ -161,11 +162,17 @@ final class ReceiveReporter: Sendable {
             }
         case .refused(let address, let reason):
             ends = false
+            let host = address.split(separator: ":").dropLast().joined(separator: ":")
+            guard let leftOut = refusals.withLock({ $0.admit(host) }) else { break }
             if json {
                 console.line(
-                    JSON.object([("event", .string("refused")), ("address", .string(address)), ("reason", .string(reason))]).text())
+                    JSON.object([
+                        ("event", .string("refused")), ("address", .string(address)), ("reason", .string(reason)),
+                        ("notReported", .int(leftOut)),
+                    ]).text())
             } else {
-                console.err("Refused a connection from \(address.isEmpty ? "a peer" : address): \(reason)\n")
+                let more = leftOut == 0 ? "" : " (\(leftOut) more refused connections were not reported)"
+                console.err("Refused a connection from \(address.isEmpty ? "a peer" : address): \(reason)\(more)\n")
             }
         }
         if once && ends {

@@ -19,8 +19,9 @@ struct IncomingTransfer {
     let control: ConnectionControl
     /// The name this receiver is published under now (it changes after a DNS-SD collision).
     let currentName: @Sendable () -> String
-    /// Whether another transfer can start now; a refusal to send at once otherwise.
-    let admission: @Sendable () -> Decision?
+    /// The receiver's connection slots, and this connection's place in them.
+    let admission: Admission
+    let admissionID: Int
 
     private var connection: SecureConnection?
     private var session: ReceiverSession
@@ -49,7 +50,7 @@ struct IncomingTransfer {
     init(
         socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
         limiter: PromptLimiter, localFingerprint: Fingerprint, control: ConnectionControl,
-        currentName: @escaping @Sendable () -> String, admission: @escaping @Sendable () -> Decision?
+        currentName: @escaping @Sendable () -> String, admission: Admission, admissionID: Int
     ) {
         self.localFingerprint = localFingerprint
         self.control = control
@@ -59,6 +60,7 @@ struct IncomingTransfer {
         self.events = events
         self.currentName = currentName
         self.admission = admission
+        self.admissionID = admissionID
         self.gate = ReceiveGate(configuration: configuration, limiter: limiter)
         self.session = ReceiverSession(localName: configuration.deviceName)
     }
@@ -72,7 +74,7 @@ struct IncomingTransfer {
         do {
             connection = try SecureConnection.accept(socket, context: context, handshakeTimeout: configuration.handshakeTimeout)
         } catch {
-            let reason = watchdog.fired ? slowReason : error.description
+            let reason = control.droppedReason ?? (watchdog.fired ? slowReason : error.description)
             events.finished(.refused(peerAddress: socket.remoteDescription, reason: reason))
             return
         }
@@ -86,7 +88,7 @@ struct IncomingTransfer {
         setTimeouts(receive: configuration.handshakeTimeout)
         while !finished {
             if control.isStopping {
-                perform(session.fail(Self.stopped))
+                perform(session.fail(stoppedError))
                 continue
             }
             receiveOne()
@@ -100,6 +102,12 @@ struct IncomingTransfer {
 
     /// What the sender is told when this receiver's user stops it.
     static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was kept")
+
+    /// What the sender is told when the connection ends from this side: the receiver stopped, or
+    /// dropped it to make room (``Admission``).
+    private var stoppedError: PeerError {
+        control.droppedReason.map { PeerError(.busy, $0) } ?? Self.stopped
+    }
 
     /// The longest the connection waits for the sender now.
     private var receiveTimeout: Duration?
@@ -149,14 +157,14 @@ struct IncomingTransfer {
         case .frame(let frame):
             perform(session.receive(frame))
         case .woken:
-            perform(session.fail(Self.stopped))
+            perform(session.fail(stoppedError))
         case .timedOut:
             let seconds = receiveTimeout?.components.seconds ?? 0
             perform(session.fail(PeerError(.timedOut, "the receiver heard nothing from the sender for \(seconds) s")))
         case .failure(.wire(let error)):
             perform(session.fail(error))
         case .end, .failure:
-            perform(control.isStopping ? session.fail(Self.stopped) : session.connectionClosed())
+            perform(control.isStopping ? session.fail(stoppedError) : session.connectionClosed())
         }
     }
 
@@ -257,7 +265,9 @@ struct IncomingTransfer {
         if case .refuse(let decision) = judgement.verdict {
             return session.answerHello(name: name, features: [], flags: [], refusal: decision)
         }
-        if let busy = admission() {
+        let known = judgement.pinned != nil || peerTrustedBy != nil
+        admission.identified(admissionID, known: known)
+        if let busy = admission.busy(admissionID, known: known) {
             return session.answerHello(name: name, features: [], flags: [], refusal: busy)
         }
         var flags: HelloFlags = []
@@ -316,9 +326,12 @@ struct IncomingTransfer {
             verificationCode: VerificationCode.between(connection.peerFingerprint, localFingerprint),
             pinnedName: judgement?.pinned?.name, claimsNameOf: judgement?.namesake)
         pairing = request
+        if let busy = admission.startTransfer(admissionID, known: judgement?.pinned != nil || peerTrustedBy != nil) {
+            return session.decided(busy)
+        }
         let events = self.events
         guard let decision = ask({ events.pair(request, $0) }) else { return [] }
-        if control.isStopping { return session.fail(Self.stopped) }
+        if control.isStopping { return session.fail(stoppedError) }
         return session.decided(decision)
     }
 
@@ -334,6 +347,9 @@ struct IncomingTransfer {
             claimsNameOf: judgement.namesake, peerTrustedBy: peerTrustedBy,
             peerCATrustProblem: connection.peerCATrustProblem)
         self.offer = offer
+        if let busy = admission.startTransfer(admissionID, known: judgement.pinned != nil || peerTrustedBy != nil) {
+            return session.decided(busy)
+        }
         if case .ask = judgement.verdict, !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint) {
             return session.decided(Decision(.busy, message: "too many offers from this sender; try again in a minute"))
         }
@@ -346,7 +362,7 @@ struct IncomingTransfer {
         } else {
             decision = .accept
         }
-        if control.isStopping { return session.fail(Self.stopped) }
+        if control.isStopping { return session.fail(stoppedError) }
         guard decision.isAccepted else { return session.decided(decision) }
         do {
             let staging = try StagingArea(

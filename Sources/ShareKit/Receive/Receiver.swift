@@ -14,7 +14,8 @@ public final class Receiver: Sendable {
     private let context: TLSContext
     private let listener: TCPListener
     private let events: ReceiverEvents
-    private let active = Mutex<[ObjectIdentifier: ConnectionControl]>([:])
+    private let active = Mutex<[Int: ConnectionControl]>([:])
+    private let admission: Admission
     private let publishedName: Mutex<String>
     private let limiter: PromptLimiter
     private let finishedAll = DispatchGroup()
@@ -42,6 +43,10 @@ public final class Receiver: Sendable {
         self.context = try TLSContext.server(identity: identity, anchors: configuration.trustAnchors)
         self.limiter = PromptLimiter(limit: configuration.promptsPerMinute, window: .seconds(60))
         self.publishedName = Mutex(configuration.deviceName)
+        self.admission = Admission(
+            limits: AdmissionTable.Limits(
+                pending: configuration.maxPendingConnections, pendingPerSource: configuration.maxConnectionsPerAddress,
+                transfers: configuration.maxConcurrentTransfers, reservedTransfers: configuration.reservedTransfers))
         self.listener = try TCPListener(port: configuration.port)
     }
 
@@ -59,35 +64,41 @@ public final class Receiver: Sendable {
                 continue
             }
             guard let socket else { break }
-            let host = ReceiveGate.host(of: socket.remoteDescription)
-            let (total, fromHost) = active.withLock { active in
-                (active.count, active.values.filter { ReceiveGate.host(of: $0.socket.remoteDescription) == host }.count)
-            }
-            if total >= configuration.maxConcurrentTransfers || fromHost >= configuration.maxConnectionsPerAddress {
+            let (id, admitted) = admission.admit(address: socket.remoteDescription)
+            guard case .admitted(let dropping) = admitted else {
                 socket.close()
-                let reason =
-                    total >= configuration.maxConcurrentTransfers
-                    ? "too many connections at once (\(total))" : "too many connections from \(host) at once (\(fromHost))"
-                events.finished(.refused(peerAddress: socket.remoteDescription, reason: reason))
+                let limits = admission.limits
+                events.finished(
+                    .refused(
+                        peerAddress: socket.remoteDescription,
+                        reason: "all \(limits.pending) places for connections are held by verified senders"))
                 continue
             }
             let control = ConnectionControl(socket: socket)
-            let key = ObjectIdentifier(control)
-            active.withLock { $0[key] = control }
+            let dropped = active.withLock { active in
+                active[id] = control
+                return dropping.compactMap { active[$0] }
+            }
+            for victim in dropped { victim.drop(Self.dropReason) }
             finishedAll.enter()
             BlockingWork.start("share.receive") { [self] in
                 defer {
-                    active.withLock { _ = $0.removeValue(forKey: key) }
+                    active.withLock { _ = $0.removeValue(forKey: id) }
+                    admission.remove(id)
                     finishedAll.leave()
                 }
                 var transfer = IncomingTransfer(
                     socket: socket, context: context, configuration: configuration, events: events, limiter: limiter,
                     localFingerprint: identity.fingerprint, control: control, currentName: { [self] in name },
-                    admission: { nil })
+                    admission: admission, admissionID: id)
                 transfer.run()
             }
         }
     }
+
+    /// Why a connection that had made no offer yet was dropped (docs/SECURITY.md, "Admission").
+    static let dropReason =
+        "the receiver has too many connections waiting to make an offer, and dropped this one to make room; try again"
 
     /// The name senders are told (HELLO): the one this receiver is published under now.
     public var name: String { publishedName.withLock { $0 } }
@@ -124,7 +135,8 @@ final class ConnectionControl: Sendable {
     let imports = ImportCancellation()
     /// Signalled when the receiver stops: the connection's thread waits on it with the socket.
     let wake = WakeSignal()
-    private let state = Mutex<(stopping: Bool, established: Bool, ticket: PromptTicket?)>((false, false, nil))
+    private let state = Mutex<(stopping: Bool, established: Bool, ticket: PromptTicket?, dropped: String?)>(
+        (false, false, nil, nil))
 
     init(socket: TCPSocket) { self.socket = socket }
 
@@ -140,6 +152,21 @@ final class ConnectionControl: Sendable {
         wake.signal()
         if !established { socket.shutdown() }
     }
+
+    /// Drops a connection that made no offer yet, to make room for others: once TLS is up its thread
+    /// tells the sender `reason` (ERROR `busy`); before, the socket is simply shut.
+    func drop(_ reason: String) {
+        let established = state.withLock { state in
+            state.stopping = true
+            state.dropped = reason
+            return state.established
+        }
+        wake.signal()
+        if !established { socket.shutdown() }
+    }
+
+    /// Why the connection was dropped, if it was (``drop(_:)``).
+    var droppedReason: String? { state.withLock { $0.dropped } }
 
     /// The TLS session is up: from now on stopping goes through ``wake``. Returns false if the
     /// receiver is already stopping.

@@ -40,11 +40,18 @@ public struct ReceiverConfiguration: Sendable {
     /// How long a person may take to answer (this side's user about an offer, the sender's user
     /// about the verification code).
     public var promptTimeout: Duration = .seconds(300)
-    /// Transfers handled at once; more connections are closed at once.
+    /// Transfers (connections that made their offer) at once; a sender beyond them is told the
+    /// receiver is busy, at its HELLO (docs/SECURITY.md, "Admission").
     public var maxConcurrentTransfers = 16
+    /// Transfers beyond ``maxConcurrentTransfers`` for senders verified here or by a team CA only.
+    public var reservedTransfers = 4
+    /// Connections at once that have not made their offer yet; when they are all held, the oldest of
+    /// the source holding the most is dropped for a new one.
+    public var maxPendingConnections = 128
     /// Free space kept beyond an offer's size; an offer that would eat into it is declined.
     public var freeSpaceMargin: UInt64 = 64 << 20
-    /// Connections at once from one address; more are closed at once.
+    /// Connections without an offer yet from one source (an IPv4 address, an IPv6 /64) at once; its
+    /// oldest is dropped for a new one.
     public var maxConnectionsPerAddress = 4
     /// Where the trust store is (the config folder); nil: nobody is verified and nothing is remembered.
     public var configDirectory: String?

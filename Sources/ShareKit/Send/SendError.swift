@@ -47,6 +47,7 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
         case .identityMismatch: "identityMismatch"
         case .cancelled, .codesDiffer: "cancelled"
         case .failed(let failure) where failure.code == .cancelled: "cancelled"
+        case .failed(let failure) where failure.code == .busy: "busy"
         default: "failed"
         }
     }
@@ -68,6 +69,8 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
                 + "\"\(DisplayText.escape(name))\" has the key \(fingerprint.prefix(16)): another machine answers there, or it "
                 + "was reinstalled. Nothing was sent, and your trust in \"\(DisplayText.escape(name))\" is untouched. If it was "
                 + "reinstalled, run 'share trust remove \(fingerprint.prefix(16))' and verify it again"
+        case .declined(let decision) where decision.code == .busy:
+            decision.message.isEmpty ? "the receiver is busy; try again later" : DisplayText.escape(decision.message)
         case .declined(let decision):
             "the receiver declined the offer: "
                 + (decision.message.isEmpty ? decision.code.description : DisplayText.escape(decision.message))
