@@ -25,6 +25,10 @@ enum CommandTable {
         "share trust ca add": TrustCAAddCommand.self,
         "share trust ca list": TrustCAListCommand.self,
         "share trust ca remove": TrustCARemoveCommand.self,
+        "share config list": ConfigListCommand.self,
+        "share config get": ConfigGetCommand.self,
+        "share config set": ConfigSetCommand.self,
+        "share config unset": ConfigUnsetCommand.self,
     ]
 
     /// The root of the command tree.
@@ -38,7 +42,7 @@ enum CommandTable {
             """,
         subcommands: [
             ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, TrustCommand.spec, TypesCommand.spec,
-            InboxCommand.spec, IdentityCommand.spec,
+            InboxCommand.spec, IdentityCommand.spec, ConfigCommand.spec,
         ],
         runnable: false,
         extraSections: [

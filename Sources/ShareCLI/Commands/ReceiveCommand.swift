@@ -42,32 +42,12 @@ struct ReceiveCommand: ShareCommand {
         ]
     )
 
-    let port: UInt16
-    let name: String?
-    let directory: String?
-    let policy: ReceivePolicy
-    let everyoneFor: Duration?
+    let options: ReceiveSettings.Options
     let once: Bool
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
-        directory = parsed.value("dir")
-        name = parsed.value("name")
-        if let name, let problem = DeviceName.problem(with: name) {
-            throw parsed.usageError("Invalid name '\(name)': \(problem)")
-        }
-        let accept = try parsed.choice("accept", ["ask", "trusted", "everyone", "all"]) ?? "ask"
-        policy = accept == "all" ? .everyone : ReceivePolicy(rawValue: accept)!
-        everyoneFor = try parsed.value("everyone-for").map { text throws(UsageError) in
-            guard let duration = DurationText.parse(text) else {
-                throw parsed.usageError("The value '\(text)' is invalid for '--everyone-for'; expected e.g. 90s, 10m or 2h")
-            }
-            return duration
-        }
-        if everyoneFor != nil && policy != .everyone {
-            throw parsed.usageError("--everyone-for needs --accept everyone")
-        }
+        options = try ReceiveSettings.Options(parsed)
         once = parsed.flag("once")
         json = parsed.flag("json")
     }
@@ -75,8 +55,8 @@ struct ReceiveCommand: ShareCommand {
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
         let node = try NodeLoader.load(context.paths)
-        let name = node.deviceName(explicit: self.name)
-        let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
+        let settings = try ReceiveSettings.resolve(options, settings: node.settings, paths: context.paths)
+        let (name, destination, policy, everyoneFor) = (settings.name, settings.directory, settings.policy, settings.everyoneFor)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
         let prompter = Prompter(console: console)
         let events = ReceiverEvents(
@@ -86,7 +66,7 @@ struct ReceiveCommand: ShareCommand {
             finished: { outcome in state.finished(outcome) })
         let receiver: Receiver
         do {
-            var configuration = ReceiverConfiguration(port: port, destination: destination, deviceName: name)
+            var configuration = ReceiverConfiguration(port: settings.port, destination: destination, deviceName: name)
             configuration.configDirectory = context.paths.configDirectory
             configuration.policy = policy
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
