@@ -25,6 +25,7 @@ enum CommandTable {
         "share trust ca add": TrustCAAddCommand.self,
         "share trust ca list": TrustCAListCommand.self,
         "share trust ca remove": TrustCARemoveCommand.self,
+        "share history": HistoryCommand.self,
         "share config list": ConfigListCommand.self,
         "share config get": ConfigGetCommand.self,
         "share config set": ConfigSetCommand.self,
@@ -41,7 +42,7 @@ enum CommandTable {
             and lands whole or not at all; every file is checked with SHA-256 before it is kept.
             """,
         subcommands: [
-            ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, TrustCommand.spec, TypesCommand.spec,
+            ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, HistoryCommand.spec, TrustCommand.spec, TypesCommand.spec,
             InboxCommand.spec, IdentityCommand.spec, ConfigCommand.spec,
         ],
         runnable: false,

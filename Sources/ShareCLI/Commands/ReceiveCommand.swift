@@ -59,11 +59,15 @@ struct ReceiveCommand: ShareCommand {
         let (name, destination, policy, everyoneFor) = (settings.name, settings.directory, settings.policy, settings.everyoneFor)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
         let prompter = Prompter(console: console)
+        let history = TransferHistory(paths: context.paths)
         let events = ReceiverEvents(
             decide: { offer in Self.decide(offer, prompter: prompter, state: state) },
             pair: { request in Self.pair(request, prompter: prompter, state: state) },
             progress: { offer, progress in state.progress(offer, progress) },
-            finished: { outcome in state.finished(outcome) })
+            finished: { outcome in
+                state.historyProblem(history.record(outcome, configDirectory: context.paths.configDirectory))
+                state.finished(outcome)
+            })
         let receiver: Receiver
         do {
             var configuration = ReceiverConfiguration(port: settings.port, destination: destination, deviceName: name)

@@ -100,6 +100,8 @@ struct SendCommand: ShareCommand {
             return results.compactMap { $0 }
         }
         board.finish()
+        let history = TransferHistory(paths: context.paths)
+        HistoryCommand.warn(history.record(results, to: targets, manifest: prepared.manifest, configDirectory: node.paths.configDirectory), console)
 
         var failures = 0
         for (destination, result) in zip(destinations, results) {

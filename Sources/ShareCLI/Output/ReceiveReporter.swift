@@ -71,6 +71,12 @@ final class ReceiveReporter: Sendable {
         }
     }
 
+    /// Says (as a warning) that a transfer could not be recorded in the history.
+    func historyProblem(_ problem: ConfigurationError?) {
+        clearProgress()
+        HistoryCommand.warn(problem, console)
+    }
+
     func notice(_ text: String) {
         clearProgress()
         if !json { console.err(text + "\n") }

@@ -12,6 +12,9 @@ public struct SharePaths: Sendable {
     public var downloadDirectory: String
     /// The user's home folder.
     public var home: String
+    /// State worth keeping but not configuration, such as the transfer history:
+    /// `$XDG_STATE_HOME/share`, else `~/.local/state/share`.
+    public var stateDirectory: String
 
     /// Received documents waiting for (or having failed) their import: `<data>/Inbox`.
     public var inboxDirectory: String { dataDirectory + "/Inbox" }
@@ -26,6 +29,7 @@ public struct SharePaths: Sendable {
         let dataHome = Self.absolute(environment["XDG_DATA_HOME"]) ?? home + "/.local/share"
         configDirectory = Self.absolute(environment["SHARE_CONFIG_DIR"]) ?? configHome + "/share"
         dataDirectory = dataHome + "/share"
+        stateDirectory = (Self.absolute(environment["XDG_STATE_HOME"]) ?? home + "/.local/state") + "/share"
         downloadDirectory =
             Self.absolute(environment["XDG_DOWNLOAD_DIR"])
             ?? Self.userDirsDownload(configHome: configHome, home: home)
