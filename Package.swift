@@ -4,7 +4,7 @@
 //
 // Layers (dependencies point down only):
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit
+//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry,
 //                           ShareArchive
 //   ShareTransport      ->  ShareTLS, ShareWire
@@ -12,7 +12,7 @@
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
-//   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
+//   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd) (C, system libraries)
 
 import PackageDescription
 
@@ -42,6 +42,11 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        .systemLibrary(
+            name: "CShareSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
@@ -53,6 +58,7 @@ let package = Package(
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
+        .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
 
         // Use cases and the command line.
         .target(
@@ -66,6 +72,7 @@ let package = Package(
             name: "ShareCLI",
             dependencies: [
                 "ShareKit", "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
+                "ShareSystemd",
             ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),

@@ -39,25 +39,43 @@ struct ReceiveCommand: ShareCommand {
             .value("everyone-for", "duration", help: "With --accept everyone: go back to ask after this long (e.g. 10m, 1h)."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
+            .flag(
+                "service",
+                help: "Run as a service (the systemd user unit share-receive.service): readiness to systemd, one log "
+                    + "line per event, settings reloaded on SIGHUP, exit 0 on SIGTERM."),
         ]
     )
 
     let options: ReceiveSettings.Options
     let once: Bool
     let json: Bool
+    let service: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         options = try ReceiveSettings.Options(parsed)
         once = parsed.flag("once")
         json = parsed.flag("json")
+        service = parsed.flag("service")
+        if service && once { throw parsed.usageError("--service and --once cannot be used together") }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let service = self.service ? ReceiveService(context: context) : nil
+        let context = service?.context ?? context
+        var node = try NodeLoader.load(context.paths)
+        while true {
+            let code = try await receive(context, node: node, service: service)
+            guard let service, service.takeReloadRequest() else { return code }
+            node = service.reloaded(node)
+        }
+    }
+
+    /// Receives with the settings of `node` until stopped (or, for a service, reloaded).
+    private func receive(_ context: CommandContext, node: LocalNode, service: ReceiveService?) async throws(CLIError) -> Int32 {
         let console = context.console
-        let node = try NodeLoader.load(context.paths)
         let settings = try ReceiveSettings.resolve(options, settings: node.settings, paths: context.paths)
         let (name, destination, policy, everyoneFor) = (settings.name, settings.directory, settings.policy, settings.everyoneFor)
-        let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
+        let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home, oneLine: service != nil)
         let prompter = Prompter(console: console)
         let history = TransferHistory(paths: context.paths)
         let events = ReceiverEvents(
@@ -67,6 +85,7 @@ struct ReceiveCommand: ShareCommand {
             finished: { outcome in
                 state.historyProblem(history.record(outcome, configDirectory: context.paths.configDirectory))
                 state.finished(outcome)
+                service?.finished(outcome)
             })
         let receiver: Receiver
         do {
@@ -85,7 +104,8 @@ struct ReceiveCommand: ShareCommand {
         }
         state.receiver.withLock { $0 = receiver }
         // Before anything is printed: a script that saw the first line may signal at once.
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM] + (service?.signals ?? [])) { signal in
+            if service?.handle(signal, receiver: receiver) == true { return }
             state.interrupted.withLock { $0 = signal }
             receiver.stop()
         }
@@ -98,12 +118,17 @@ struct ReceiveCommand: ShareCommand {
                     ("fingerprint", .string(fingerprint.hex)), ("directory", .string(destination)),
                     ("accept", .string(policy.rawValue)),
                 ]).text())
+        } else if service != nil {
+            console.line(
+                "Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)), saving to "
+                    + "\(DisplayPath.abbreviate(destination, home: context.paths.home)), accepting: \(Self.describe(policy, for: everyoneFor)).")
         } else {
             console.line("Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)).")
             console.line(
                 "Saving to \(DisplayPath.abbreviate(destination, home: context.paths.home)); accepting: \(Self.describe(policy, for: everyoneFor)). "
                     + "Press Ctrl-C to stop.")
         }
+        service?.listening(name: name, port: receiver.port, policy: Self.describe(policy, for: everyoneFor))
         let everyoneTimer = Task { [everyoneFor] in
             guard let everyoneFor else { return }
             try? await Task.sleep(for: everyoneFor)
@@ -128,7 +153,7 @@ struct ReceiveCommand: ShareCommand {
         signals.cancel()
         if let signal = state.interrupted.withLock({ $0 }) {
             state.clearProgress()
-            return 128 + signal
+            return service != nil && signal == SIGTERM ? ExitCode.success : 128 + signal
         }
         return state.exitCode.withLock { $0 }
     }

@@ -14,13 +14,17 @@ final class ReceiveReporter: Sendable {
     let json: Bool
     let once: Bool
     let home: String
+    /// Whether each event is one line (a service's journal): a received transfer's items follow
+    /// its summary on the same line.
+    let oneLine: Bool
     let receiver = Mutex<Receiver?>(nil)
     let exitCode = Mutex<Int32>(ExitCode.success)
     let interrupted = Mutex<Int32?>(nil)
     private let progressLine: ProgressLine
 
-    init(console: Console, json: Bool, once: Bool, home: String) {
+    init(console: Console, json: Bool, once: Bool, home: String, oneLine: Bool = false) {
         self.console = console
+        self.oneLine = oneLine
         self.json = json
         self.once = once
         self.home = home
@@ -94,10 +98,16 @@ final class ReceiveReporter: Sendable {
                 let certified = transfer.peerTrustedBy.map { ", certified by the team CA \"\(TerminalText.safe($0.displayName))\"" } ?? ""
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
                 let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
-                console.line(
+                let summary =
                     "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))\(certified)): "
-                        + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
-                for line in ReceivedReport.itemLines(transfer, home: home) { console.line(line) }
+                    + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified."
+                let items = ReceivedReport.itemLines(transfer, home: home)
+                if oneLine {
+                    console.line(summary + " " + items.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
+                } else {
+                    console.line(summary)
+                    for line in items { console.line(line) }
+                }
             }
         case .declined(let offer, let decision):
             // Automatic refusals (policy, blocked, too many offers) do not end a --once receiver:

@@ -96,6 +96,12 @@ public final class Receiver: Sendable {
         for canceller in active.withLock({ Array($0.values) }) { canceller.cancel() }
     }
 
+    /// Stops accepting new connections; the transfers in progress go on (``waitForTransfers()``
+    /// waits for them), so a receiver can be replaced by one with other settings.
+    public func stopAccepting() {
+        listener.stop()
+    }
+
     /// Waits until every transfer thread has ended (after ``stop()``).
     public func waitForTransfers() {
         finishedAll.wait()
