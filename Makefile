@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # Debian packages needed to build, test, demo and benchmark.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
             shared-mime-info libarchive-dev zlib1g-dev time socat procps util-linux \
-            libsystemd-dev systemd
+            libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb
 
 # Under CI, tests that need root and network namespaces fail instead of skipping.
 ifdef CI

@@ -4,7 +4,7 @@
 //
 // Layers (dependencies point down only):
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd
+//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry,
 //                           ShareArchive
 //   ShareTransport      ->  ShareTLS, ShareWire
@@ -12,7 +12,8 @@
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
-//   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd) (C, system libraries)
+//   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd),
+//   ShareNotifications -> CShareDBus (libdbus) (C, system libraries)
 
 import PackageDescription
 
@@ -43,6 +44,11 @@ let package = Package(
             providers: [.apt(["libarchive-dev"])]
         ),
         .systemLibrary(
+            name: "CShareDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
             name: "CShareSystemd",
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
@@ -59,6 +65,7 @@ let package = Package(
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
         .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
+        .target(name: "ShareNotifications", dependencies: ["CShareDBus"]),
 
         // Use cases and the command line.
         .target(
@@ -72,7 +79,7 @@ let package = Package(
             name: "ShareCLI",
             dependencies: [
                 "ShareKit", "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
-                "ShareSystemd",
+                "ShareSystemd", "ShareNotifications",
             ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
@@ -104,6 +111,7 @@ let package = Package(
                 "TypeRegistry", "ShareArchive",
             ]
         ),
+        .testTarget(name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),
         // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
         .testTarget(name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe"]),
