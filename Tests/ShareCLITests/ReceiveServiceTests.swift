@@ -116,6 +116,60 @@ import Glibc
         #expect(!output.contains("<3>"), "no priorities without the journal")
     }
 
+    @Test(.enabled(if: DesktopSession.missingForServer.isEmpty || SimulatedLAN.isRequired))
+    func theServiceNotifiesWhatItReceivedAndOpenOpensTheFolder() async throws {
+        let dir = TemporaryDirectory("service-notifications")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("a.txt"), "hello\n")
+        let big = dir.at("big.img")
+        FileTree.writeSparseFile(big, size: 4 << 30)
+        #expect(await bob.run(["config", "set", "port", "0"]).status == 0)
+        #expect(await bob.run(["config", "set", "accept", "everyone"]).status == 0)
+        let desktop = try DesktopSession(notificationServer: true)
+        defer { desktop.stop() }
+        // xdg-open as the desktop would run it: here it only says what it was asked to open.
+        FileTree.makeFolder(dir.at("bin"))
+        FileTree.writeText(dir.at("bin/xdg-open"), "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(dir.at("opened"))'\n")
+        chmod(dir.at("bin/xdg-open"), 0o755)
+        var environment = bob.environment.merging(desktop.environment) { $1 }
+        environment["PATH"] = dir.at("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let notify = try NotifySocket(path: dir.at("notify.sock"))
+        environment["NOTIFY_SOCKET"] = notify.path
+        let service = try Subprocess(
+            executable: ShareBinary.path, arguments: ["receive", "--service"], environment: environment, stdinPipe: false)
+        let status = try #require(notify.messages(until: "READY=1")?.last)
+        let port = try #require(Self.port(in: status))
+
+        #expect(await alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"]).status == 0)
+        #expect(await waitUntil { desktop.displayed() == 1 })
+        #expect(!FileManager.default.fileExists(atPath: dir.at("opened")), "nothing is opened until the user asks")
+        desktop.invoke("open")
+        #expect(await waitUntil { FileTree.readText(dir.at("opened")) == bob.home + "/Downloads\n" })
+        #expect(await waitUntil { desktop.displayed() == 0 }, "a used button takes its notification away")
+        let shown = try #require(desktop.history().first)
+        #expect(shown.summary == "Received a.txt from \"alice\"")
+        #expect(shown.body == "a.txt → ~/Downloads/a.txt\n6 bytes, SHA-256 verified")
+        #expect(shown.category == "transfer.complete")
+
+        // A failure says why.
+        let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)"])
+        #expect(await waitUntil { stagedBytes(in: bob.inbox) > 1 << 20 })
+        sender.signal(SIGKILL)
+        _ = await sender.wait()
+        #expect(await waitUntil { desktop.displayed() == 1 })
+        desktop.dismiss()
+        let failed = try #require(desktop.history().first)
+        #expect(failed.summary == "Receiving from \"alice\" failed")
+        #expect(failed.body.hasPrefix("the connection was lost while receiving file 1 of 1"))
+        #expect(failed.body.hasSuffix("; nothing was kept."))
+        #expect(failed.category == "transfer.error")
+        service.terminate()
+        #expect(await waitUntil { service.reap(block: false) != nil })
+        let log = String(decoding: service.readToEnd(), as: UTF8.self)
+        #expect(log.hasPrefix("Desktop notifications are shown by dunst.\n"))
+    }
+
     @Test(.enabled(if: SimulatedLAN.isRequired || UserSystemd.missingCapabilities.isEmpty))
     func runsUnderARealUserManager() async throws {
         let dir = TemporaryDirectory("service-systemd")

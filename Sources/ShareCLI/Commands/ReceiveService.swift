@@ -1,4 +1,5 @@
 import ShareKit
+import ShareNotifications
 import ShareSystemd
 import Synchronization
 
@@ -9,7 +10,8 @@ import Glibc
 /// What `share receive --service` adds to `share receive` (the systemd user unit
 /// `share-receive.service` runs it): readiness and a status line for systemd (sd_notify), a
 /// console for the journal (``JournalConsole``), a reload of the settings on SIGHUP, and a clean
-/// stop (exit 0) on SIGTERM.
+/// stop (exit 0) on SIGTERM, and desktop notifications of what it received or why it failed
+/// (``TransferNotice``), when the session has a notification server.
 ///
 /// A reload stops accepting new connections, lets the transfers in progress end, reads the
 /// settings again and listens anew with them (name, folder, port, policy); when the settings
@@ -22,11 +24,20 @@ final class ReceiveService: Sendable {
     private let reloadRequested = Mutex(false)
     private let counts = Mutex((received: 0, declined: 0, failed: 0))
     private let listeningAs = Mutex((name: "", port: UInt16(0), policy: ""))
+    /// The desktop's notification server, connected again at the next event when it was not there.
+    private let notifier = Mutex<DesktopNotifier?>(nil)
 
     init(context: CommandContext) {
         var context = context
         context.console = JournalConsole.make(environment: context.console.environment)
         self.context = context
+        do {
+            let notifier = try DesktopNotifier(environment: context.console.environment)
+            self.notifier.withLock { $0 = notifier }
+            context.console.line("Desktop notifications are shown by \(TerminalText.safe(notifier.server.name)).")
+        } catch {
+            context.console.line("No desktop notifications for now: \(error).")
+        }
     }
 
     /// The signals a service handles beyond SIGINT and SIGTERM.
@@ -62,6 +73,30 @@ final class ReceiveService: Sendable {
             }
         }
         manager.status(summary())
+        notify(outcome)
+    }
+
+    /// Shows the notification for `outcome`, if it has one; "Open" opens the folder with xdg-open.
+    private func notify(_ outcome: IncomingOutcome) {
+        guard let (notification, folder) = TransferNotice.make(outcome, home: context.paths.home) else { return }
+        let current = notifier.withLock { notifier in
+            if notifier == nil { notifier = try? DesktopNotifier(environment: context.console.environment) }
+            return notifier
+        }
+        guard let current else { return }
+        let shown = Mutex<UInt32?>(nil)
+        do {
+            let id = try current.notify(notification, onAction: { key in
+                guard key == "open", let folder else { return }
+                FolderOpener.open(folder)
+                // A button is used once: the notification goes (some servers keep it otherwise).
+                if let id = shown.withLock({ $0 }) { try? current.close(id) }
+            })
+            shown.withLock { $0 = id }
+        } catch {
+            notifier.withLock { $0 = nil }
+            context.console.warning("the desktop notification was not shown: \(error)")
+        }
     }
 
     /// Whether the receiver stopped for a reload (and clears the request).
