@@ -4,7 +4,7 @@ import ShareKit
 struct ConfigCommand {
     static let spec = CommandSpec(
         name: "config",
-        abstract: "Show and change the settings (receive folder, port, policy, ...).",
+        abstract: "Show and change settings: folder, port, policy, ...",
         discussion: """
             The settings live in one file, settings.json in the config folder ($SHARE_CONFIG_DIR, else \
             $XDG_CONFIG_HOME/share, else ~/.config/share). 'share receive' takes its defaults from it, \

@@ -53,16 +53,40 @@ enum PeerTargets {
             }
             switch PeerResolver.resolve(target, among: peers) {
             case .success(let peer):
-                try checkKnownKey(of: peer, node: node)
-                destinations.append(
-                    Destination(
-                        label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints,
-                        expectedFingerprintPrefix: peer.fingerprintPrefix))
+                destinations.append(try destination(peer, node: node))
             case .failure(let failure):
                 throw CLIError(failure.description)
             }
         }
         return destinations
+    }
+
+    /// Resolves `targets`; with none, lets the user choose receivers on the terminal
+    /// (``PeerPicker``). Returns how each is named (for the history) and where each goes.
+    static func resolveOrPick(
+        _ targets: [String], console: Console, node: LocalNode
+    ) async throws(CLIError) -> (names: [String], destinations: [Destination]) {
+        guard targets.isEmpty else { return (targets, try await resolve(targets, node: node)) }
+        try requireTerminal(console)
+        let peers = try await PeerPicker.pick(console: console, node: node)
+        return (peers.map(\.name), try peers.map { peer throws(CLIError) in try destination(peer, node: node) })
+    }
+
+    /// Choosing receivers needs a terminal: without one, a missing `--to` is a usage error.
+    static func requireTerminal(_ console: Console) throws(CLIError) {
+        guard console.stdinIsTerminal && console.stderrIsTerminal else {
+            throw CLIError(
+                usage: UsageError(
+                    message: "Missing expected option '--to <peer>' (there is no terminal to choose receivers on)",
+                    commandPath: ["share", "send"]))
+        }
+    }
+
+    /// Where a peer found by name goes: its addresses, and the key it advertised.
+    static func destination(_ peer: NearbyPeer, node: LocalNode) throws(CLIError) -> Destination {
+        try checkKnownKey(of: peer, node: node)
+        return Destination(
+            label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints, expectedFingerprintPrefix: peer.fingerprintPrefix)
     }
 
     /// A peer verified under this name that now advertises another key is refused before any

@@ -51,7 +51,9 @@ struct ReceiveSettings: Sendable, Equatable {
         let policy = options.policy ?? settings.accept ?? .ask
         if options.everyoneFor != nil && policy != .everyone {
             throw CLIError(
-                "--everyone-for needs --accept everyone (the setting 'accept' is \(policy.rawValue))", exitCode: ExitCode.usage)
+                usage: UsageError(
+                    message: "--everyone-for needs --accept everyone (the setting 'accept' is \(policy.rawValue))",
+                    commandPath: ["share", "receive"]))
         }
         return ReceiveSettings(
             port: options.port ?? settings.port ?? ReceiverConfiguration.defaultPort,

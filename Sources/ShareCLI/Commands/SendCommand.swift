@@ -20,32 +20,44 @@ struct SendCommand: ShareCommand {
             PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a prefix of \
             a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \
             fingerprint it advertises, or nothing is sent. Several --to send the same documents to \
-            several peers at once.
+            several peers at once. Without --to, on a terminal, share lists the receivers nearby as \
+            they appear and you choose: up and down move, space chooses several, typing filters by \
+            name, enter sends, escape cancels.
+
+            '-' sends standard input as one file called --name: it is saved to a private temporary \
+            file first (in $TMPDIR, else /tmp; never filling the disk), so its size and SHA-256 are \
+            known before it is offered, and deleted afterwards.
 
             On first contact with a peer, both sides show a verification code; on a terminal you are \
             asked to confirm that the receiver shows the same one, and the receiver is then remembered \
             as verified. A verified peer that comes back with a different key is refused.
             """,
-        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send.", repeating: true)],
+        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true)],
         options: [
             .value(
                 "to", "peer",
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
+            .value("name", "name", help: "The name standard input ('-') gets on the receiver."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--json]"
+        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
+    let input: StandardInput?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         paths = parsed.positionals
         json = parsed.flag("json")
+        input = try StandardInput(parsed)
         let values = parsed.all("to")
-        guard !values.isEmpty else { throw parsed.usageError("Missing expected option '--to <peer>'") }
+        if values.isEmpty && input != nil {
+            throw parsed.usageError(
+                "Missing expected option '--to <peer>' (standard input is what is sent, so receivers cannot be chosen on the terminal)")
+        }
         var targets: [String] = []
         for value in values where !targets.contains(value) {
             if value.trimmingTrailingSpaces().isEmpty { throw parsed.usageError("The value for '--to' is empty") }
@@ -56,10 +68,13 @@ struct SendCommand: ShareCommand {
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
+        if targets.isEmpty { try PeerTargets.requireTerminal(console) }
         let node = try NodeLoader.load(context.paths)
+        let spool = try input?.spool(environment: console.environment)
+        defer { spool?.remove() }
         let prepared: PreparedSend
         do {
-            prepared = try PreparedSend.scan(paths, registry: LocalTypes.senderRegistry(context))
+            prepared = try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, registry: LocalTypes.senderRegistry(context))
         } catch {
             throw CLIError(error.description)
         }
@@ -69,7 +84,7 @@ struct SendCommand: ShareCommand {
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
-        let destinations = try await PeerTargets.resolve(targets, node: node)
+        let (targets, destinations) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
         let prompter = Prompter(console: console)
         let canConfirm = console.stdinIsTerminal && console.stderrIsTerminal
