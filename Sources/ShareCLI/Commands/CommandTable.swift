@@ -26,6 +26,8 @@ enum CommandTable {
         "share trust ca list": TrustCAListCommand.self,
         "share trust ca remove": TrustCARemoveCommand.self,
         "share history": HistoryCommand.self,
+        "share completion": CompletionCommand.self,
+        "share __man-pages": ManPagesCommand.self,
         "share config list": ConfigListCommand.self,
         "share config get": ConfigGetCommand.self,
         "share config set": ConfigSetCommand.self,
@@ -43,7 +45,7 @@ enum CommandTable {
             """,
         subcommands: [
             ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, HistoryCommand.spec, TrustCommand.spec, TypesCommand.spec,
-            InboxCommand.spec, IdentityCommand.spec, ConfigCommand.spec,
+            InboxCommand.spec, IdentityCommand.spec, ConfigCommand.spec, CompletionCommand.spec, ManPagesCommand.spec,
         ],
         runnable: false,
         extraSections: [

@@ -24,23 +24,31 @@ struct PeersCommand: ShareCommand {
             .value("wait", "seconds", help: "Listen this long before printing (default: until Avahi has reported its cache)."),
             .flag("watch", help: "Print peers as they appear and disappear, until interrupted."),
             .flag("json", help: "Print JSON: an array of peers (with --watch: one event per line)."),
+            .flag(
+                "names",
+                help: "Print only the names, one a line (this machine's own left out), after at most a second "
+                    + "(or --wait): for scripts and shell completion."),
         ]
     )
 
     let wait: Int?
     let watch: Bool
     let json: Bool
+    let names: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         wait = try parsed.integer("wait", in: 0...3600)
         watch = parsed.flag("watch")
         json = parsed.flag("json")
+        names = parsed.flag("names")
         if watch && wait != nil { throw parsed.usageError("--wait and --watch cannot be used together") }
+        if names && (watch || json) { throw parsed.usageError("--names cannot be used with --watch or --json") }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let node = try NodeLoader.load(context.paths)
         if watch { return try await watchPeers(node: node, console: context.console) }
+        if names { return try await printNames(node: node, console: context.console) }
         let services: [DiscoveredService]
         do {
             if let wait {
@@ -64,6 +72,20 @@ struct PeersCommand: ShareCommand {
         } else {
             context.console.out(PeerTable.render(peers))
         }
+        return ExitCode.success
+    }
+
+    /// `--names`: what Avahi knows within a second (or `--wait`), names only.
+    private func printNames(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
+        let peers: [NearbyPeer]
+        do {
+            peers = try PeerDirectory.nearby(try await ServiceBrowser.snapshot(timeout: .seconds(wait ?? 1)), node: node)
+        } catch let error as DiscoveryError {
+            throw PeerScan.cliError(error)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        for peer in peers where !peer.isSelf { console.line(TerminalText.safe(peer.name)) }
         return ExitCode.success
     }
 
