@@ -3,8 +3,11 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 # Debian packages needed to build, test, demo and benchmark.
+# libldns-dev: wide-area DNS-SD updates (RFC 2136 + TSIG); bind9 (named, tsig-keygen) and bind9-dnsutils
+# (nsupdate): the DNS server of the routed-subnet tests and the bench.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
-            shared-mime-info libarchive-dev zlib1g-dev time socat procps util-linux \
+            shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
+            libldns-dev bind9 bind9-dnsutils \
             libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base \
             bash-completion zsh fish desktop-file-utils
 

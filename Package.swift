@@ -5,13 +5,15 @@
 // Layers (dependencies point down only):
 //
 //   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications
-//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareTLS, ShareWire, ShareDocuments, TypeRegistry,
-//                           ShareArchive
+//   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
+//                           ShareDocuments, TypeRegistry, ShareArchive
 //   ShareTransport      ->  ShareTLS, ShareWire
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
+//   ShareUnicode -> CShareICU (look-alike names, UTS #39)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
+//   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
 //   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd),
 //   ShareNotifications -> CShareDBus (libdbus) (C, system libraries)
 
@@ -36,12 +38,25 @@ let package = Package(
             pkgConfig: "avahi-client",
             providers: [.apt(["libavahi-client-dev"])]
         ),
+        .systemLibrary(
+            name: "CShareICU",
+            pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]
+        ),
         // Linux system calls glibc 2.36 does not wrap (openat2) or Swift cannot see (renameat2, syncfs).
         .systemLibrary(name: "CShareLinux"),
         .systemLibrary(
             name: "CShareArchive",
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
+        ),
+        // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups.
+        .systemLibrary(name: "CShareResolv"),
+        // NLnet Labs' libldns: RFC 2136 updates signed with TSIG, for wide-area DNS-SD publishing.
+        .systemLibrary(
+            name: "CShareLDNS",
+            pkgConfig: "ldns",
+            providers: [.apt(["libldns-dev"])]
         ),
         .systemLibrary(
             name: "CShareDBus",
@@ -62,8 +77,11 @@ let package = Package(
         // The only code that sees C.
         .target(name: "ShareTLS", dependencies: ["CShareOpenSSL"]),
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
+        .target(name: "ShareDNS", dependencies: ["CShareResolv"]),
+        .target(name: "ShareDNSUpdate", dependencies: ["CShareLDNS", "ShareDNS"]),
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
+        .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
         .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
         .target(name: "ShareNotifications", dependencies: ["CShareDBus"]),
 
@@ -71,15 +89,15 @@ let package = Package(
         .target(
             name: "ShareKit",
             dependencies: [
-                "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
-                "ShareArchive", "CShareLinux",
+                "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
+                "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "CShareLinux",
             ]
         ),
         .target(
             name: "ShareCLI",
             dependencies: [
-                "ShareKit", "ShareTransport", "ShareDiscovery", "ShareTLS", "ShareWire", "ShareDocuments", "TypeRegistry",
-                "ShareSystemd", "ShareNotifications",
+                "ShareKit", "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
+                "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
             ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
@@ -99,7 +117,9 @@ let package = Package(
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
+        .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
+        .testTarget(name: "ShareDNSTests", dependencies: ["ShareDNS", "ShareDNSUpdate"]),
         .testTarget(
             name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),
         // Runs inside simulated LAN hosts (Tests/Hosts/lan.sh) for the multi-host discovery tests.

@@ -186,9 +186,9 @@ private struct Extraction {
 
     /// Creates the links (after checking every one stays inside), then gives folders their modes and times.
     mutating func finish() throws(ArchiveError) -> ExtractionSummary {
-        var targets: [String: String] = [:]
-        for link in links { targets[PathRules.collisionKey(link.path)] = link.target }
-        for link in links where !LinkResolver.staysInside(linkPath: link.path, target: link.target, links: targets) {
+        var table = LinkResolver()
+        for link in links { table.add(linkAt: link.path, target: link.target) }
+        for link in links where !table.staysInside(linkPath: link.path, target: link.target) {
             throw .linkLeavesTree(path: link.path, target: link.target)
         }
         for link in links {

@@ -1,8 +1,9 @@
 /// A validated list of entries: what a sender offers and a receiver writes.
 ///
 /// Creating a manifest checks every rule of docs/PROTOCOL.md §4 (safe paths, parents listed
-/// first, items contiguous, no case or Unicode collisions, links that stay inside their bundle,
-/// modes, sizes and limits). A `Manifest` value is therefore safe to act on.
+/// first, items contiguous, no path listed twice, links that stay inside their bundle, notes,
+/// modes, sizes and limits). A `Manifest` value is therefore safe to act on. Paths that differ only
+/// in case are valid; ``caseCollisions`` lists them for a receiver whose folder ignores case.
 public struct Manifest: Sendable, Hashable {
     /// Entries in offer order (pre-order: every folder precedes its contents).
     public let entries: [ManifestEntry]
@@ -13,7 +14,8 @@ public struct Manifest: Sendable, Hashable {
     /// The sum of all file sizes.
     public let totalBytes: UInt64
 
-    /// The number of files.
+    /// The number of files whose content travels as DATA (notes are not counted: their content is
+    /// in the offer).
     public var fileCount: Int { fileEntryIndices.count }
 
     /// Validates `entries`.
@@ -22,7 +24,7 @@ public struct Manifest: Sendable, Hashable {
     ///   - declaredTotal: the total the peer declared, checked against the sum of sizes.
     ///   - limits: the bounds to enforce.
     /// - Throws: ``ManifestError`` naming the first rule broken.
-    public init(entries: [ManifestEntry], declaredTotal: UInt64? = nil, limits: ManifestLimits = .protocolV1)
+    public init(entries: [ManifestEntry], declaredTotal: UInt64? = nil, limits: ManifestLimits = .protocolDefault)
         throws(ManifestError)
     {
         if entries.isEmpty { throw .empty }
@@ -31,10 +33,14 @@ public struct Manifest: Sendable, Hashable {
         var items: [ManifestItem] = []
         var fileEntryIndices: [Int] = []
         fileEntryIndices.reserveCapacity(entries.count)
-        var directories = Set<String>()
-        var seen = [String: String]()  // collision key -> first path
+        var directories = Set<PathRules.ExactKey>()
+        var seen = Set<PathRules.ExactKey>()
         seen.reserveCapacity(entries.count)
+        var folded = [String: String]()  // collision key -> first path
+        folded.reserveCapacity(entries.count)
+        var collisions: [(String, String)] = []
         var total: UInt64 = 0
+        var links = LinkResolver()
         var linkIndices: [Int] = []
 
         for (index, entry) in entries.enumerated() {
@@ -42,15 +48,23 @@ public struct Manifest: Sendable, Hashable {
             if let problem = PathRules.problem(in: path, limits: limits) {
                 throw .invalidPath(path: path, problem: problem)
             }
+            let exactKey = PathRules.ExactKey(path)
+            if !seen.insert(exactKey).inserted { throw .duplicatePath(path: path) }
             let key = PathRules.collisionKey(path)
-            if let other = seen[key] {
-                throw other.utf8.elementsEqual(path.utf8) ? .duplicatePath(path: path) : .collidingPaths(path: path, other: other)
+            if let other = folded[key] {
+                if collisions.count < Self.collisionsKept { collisions.append((other, path)) }
+            } else {
+                folded[key] = path
             }
-            seen[key] = path
             if entry.mode & ~0o777 != 0 { throw .invalidMode(path: path, mode: entry.mode) }
             if entry.modificationNanoseconds >= 1_000_000_000 { throw .invalidTime(path: path) }
-            if entry.kind != .file && entry.size != 0 { throw .sizeOnNonFile(path: path) }
+            if !entry.kind.isRegularFile && entry.size != 0 { throw .sizeOnNonFile(path: path) }
             if entry.kind != .symlink && !entry.linkTarget.isEmpty { throw .linkTargetOnNonLink(path: path) }
+            if entry.kind == .note {
+                try Self.checkNote(entry, limits: limits)
+            } else if !entry.content.isEmpty {
+                throw .invalidNote(path: path, reason: "is not a note but carries content")
+            }
 
             if entry.isTopLevel {
                 if entry.kind == .symlink { throw .topLevelLink(path: path) }
@@ -63,12 +77,13 @@ public struct Manifest: Sendable, Hashable {
                         name: path, kind: entry.kind, entryRange: index..<(index + 1), declaredType: entry.declaredType,
                         fileCount: 0, byteCount: 0))
             } else {
+                if entry.kind == .note { throw .invalidNote(path: path, reason: "is inside a folder") }
                 if !entry.declaredType.isEmpty { throw .typeOnNestedEntry(path: path) }
                 // Byte for byte: Swift's `==` and `Set` equate canonically equivalent strings
                 // (`é` and `e` + U+0301), the filesystem does not.
-                let parent = Self.parentPath(of: path)
-                guard let folder = directories.firstIndex(of: parent), directories[folder].utf8.elementsEqual(parent.utf8)
-                else { throw .missingParent(path: path) }
+                guard directories.contains(PathRules.ExactKey(Self.parentPath(of: path))) else {
+                    throw .missingParent(path: path)
+                }
                 guard let current = items.last, Self.topComponent(of: path).utf8.elementsEqual(current.name.utf8) else {
                     throw .notContiguous(path: path)
                 }
@@ -77,13 +92,13 @@ public struct Manifest: Sendable, Hashable {
 
             switch entry.kind {
             case .directory:
-                directories.insert(path)
-            case .file:
+                directories.insert(exactKey)
+            case .file, .note:
                 if entry.size > limits.maxTotalBytes { throw .tooLarge(bytes: entry.size, limit: limits.maxTotalBytes) }
                 let (sum, overflow) = total.addingReportingOverflow(entry.size)
                 if overflow || sum > limits.maxTotalBytes { throw .tooLarge(bytes: sum, limit: limits.maxTotalBytes) }
                 total = sum
-                fileEntryIndices.append(index)
+                if entry.kind == .file { fileEntryIndices.append(index) }
                 items[items.count - 1].fileCount += 1
                 items[items.count - 1].byteCount += entry.size
             case .symlink:
@@ -94,19 +109,16 @@ public struct Manifest: Sendable, Hashable {
                 {
                     throw .invalidLinkTarget(path: path)
                 }
+                links.add(linkAt: path, target: target)
                 linkIndices.append(index)
             }
         }
         if let declaredTotal, declaredTotal != total { throw .totalMismatch(declared: declaredTotal, actual: total) }
 
-        if !linkIndices.isEmpty {
-            var links = [String: String]()
-            for index in linkIndices { links[PathRules.collisionKey(entries[index].path)] = entries[index].linkTarget }
-            for index in linkIndices {
-                let entry = entries[index]
-                if !LinkResolver.staysInside(linkPath: entry.path, target: entry.linkTarget, links: links) {
-                    throw .linkLeavesBundle(path: entry.path, target: entry.linkTarget)
-                }
+        for index in linkIndices {
+            let entry = entries[index]
+            if !links.staysInside(linkPath: entry.path, target: entry.linkTarget) {
+                throw .linkLeavesBundle(path: entry.path, target: entry.linkTarget)
             }
         }
 
@@ -114,6 +126,41 @@ public struct Manifest: Sendable, Hashable {
         self.items = items
         self.fileEntryIndices = fileEntryIndices
         self.totalBytes = total
+        self.caseCollisions = collisions.map { CaseCollision(first: $0.0, second: $0.1) }
+    }
+
+    /// How many case collisions ``caseCollisions`` keeps (enough to name them in a message).
+    public static let collisionsKept = 20
+
+    /// Two paths of the offer that differ only in case or Unicode form: valid, but a folder that
+    /// ignores case (ext4 casefold, vfat) cannot hold both.
+    public struct CaseCollision: Sendable, Hashable {
+        /// The path listed first.
+        public var first: String
+        /// The path listed later that collides with it.
+        public var second: String
+
+        /// Creates a pair.
+        public init(first: String, second: String) {
+            self.first = first
+            self.second = second
+        }
+    }
+
+    /// The first ``collisionsKept`` pairs of paths that differ only in case or Unicode form (empty
+    /// when there are none).
+    public let caseCollisions: [CaseCollision]
+
+    private static func checkNote(_ entry: ManifestEntry, limits: ManifestLimits) throws(ManifestError) {
+        if entry.content.count > limits.maxNoteBytes {
+            throw .invalidNote(path: entry.path, reason: "holds \(entry.content.count) bytes (the limit is \(limits.maxNoteBytes))")
+        }
+        if entry.size != UInt64(entry.content.count) {
+            throw .invalidNote(path: entry.path, reason: "declares \(entry.size) bytes but carries \(entry.content.count)")
+        }
+        if String(validating: entry.content, as: UTF8.self) == nil {
+            throw .invalidNote(path: entry.path, reason: "is not valid UTF-8 text")
+        }
     }
 
     /// The item that holds entry `index`.
@@ -122,7 +169,7 @@ public struct Manifest: Sendable, Hashable {
     }
 
     /// Whether `identifier` is a well-formed type identifier: ASCII letters, digits, `.` and `-`.
-    public static func isValidTypeIdentifier(_ identifier: String, limits: ManifestLimits = .protocolV1) -> Bool {
+    public static func isValidTypeIdentifier(_ identifier: String, limits: ManifestLimits = .protocolDefault) -> Bool {
         let utf8 = identifier.utf8
         guard !utf8.isEmpty, utf8.count <= limits.maxTypeIdentifierBytes else { return false }
         return utf8.allSatisfy { byte in

@@ -21,11 +21,14 @@ public struct ManifestEntry: Sendable, Hashable {
     /// The sender's declared type identifier (e.g. `public.pdf`) for top-level entries; empty
     /// when unknown or for entries inside a bundle.
     public var declaredType: String
+    /// A note's text, as UTF-8 (empty for every other kind): it travels in the offer.
+    public var content: [UInt8]
 
     /// Creates an entry; see the properties for the meaning of each value.
     public init(
         kind: EntryKind, path: String, mode: UInt16, modificationSeconds: Int64 = 0,
-        modificationNanoseconds: UInt32 = 0, size: UInt64 = 0, linkTarget: String = "", declaredType: String = ""
+        modificationNanoseconds: UInt32 = 0, size: UInt64 = 0, linkTarget: String = "", declaredType: String = "",
+        content: [UInt8] = []
     ) {
         self.kind = kind
         self.path = path
@@ -35,6 +38,17 @@ public struct ManifestEntry: Sendable, Hashable {
         self.size = size
         self.linkTarget = linkTarget
         self.declaredType = declaredType
+        self.content = content
+    }
+
+    /// A note: a top-level text item whose content travels in the offer.
+    public static func note(
+        name: String, text: String, mode: UInt16 = 0o644, modificationSeconds: Int64 = 0, declaredType: String = ""
+    ) -> ManifestEntry {
+        let bytes = Array(text.utf8)
+        return ManifestEntry(
+            kind: .note, path: name, mode: mode, modificationSeconds: modificationSeconds, size: UInt64(bytes.count),
+            declaredType: declaredType, content: bytes)
     }
 
     /// The path's components (split on `/` scalars, as the kernel does: ``PathRules/components(of:omittingEmpty:)``).

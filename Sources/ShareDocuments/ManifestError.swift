@@ -22,6 +22,7 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     case linkLeavesBundle(path: String, target: String)
     case totalMismatch(declared: UInt64, actual: UInt64)
     case tooLarge(bytes: UInt64, limit: UInt64)
+    case invalidNote(path: String, reason: String)
 
     public var description: String {
         func show(_ path: String) -> String { "'" + DisplayText.escape(path) + "'" }
@@ -32,7 +33,8 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidPath(let path, let problem): return "\(show(path)) is not a safe name: \(problem)"
         case .duplicatePath(let path): return "\(show(path)) is listed twice"
         case .collidingPaths(let path, let other):
-            return "\(show(path)) and \(show(other)) differ only in case or Unicode form and would overwrite each other"
+            return "\(show(path)) and \(show(other)) differ only in case or Unicode form, and the receiving folder "
+                + "cannot hold both (it ignores case)"
         case .missingParent(let path): return "\(show(path)) is listed before (or without) its folder"
         case .notContiguous(let path): return "\(show(path)) is not listed with the rest of its item"
         case .invalidMode(let path, let mode):
@@ -50,6 +52,7 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
         case .totalMismatch(let declared, let actual):
             return "the offer declares \(declared) bytes but its files add up to \(actual)"
         case .tooLarge(let bytes, let limit): return "the offer is \(bytes) bytes (the limit is \(limit))"
+        case .invalidNote(let path, let reason): return "the note \(show(path)) \(reason)"
         }
     }
 }

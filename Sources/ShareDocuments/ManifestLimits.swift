@@ -18,12 +18,14 @@ public struct ManifestLimits: Sendable, Hashable {
     public var maxTypeIdentifierBytes: Int
     /// Largest total (and file) size.
     public var maxTotalBytes: UInt64
+    /// Bytes of UTF-8 in a note's content.
+    public var maxNoteBytes: Int
 
-    /// Creates limits; the defaults are those of protocol version 1.
+    /// Creates limits; the defaults are those of the protocol (docs/PROTOCOL.md §11).
     public init(
-        maxEntries: Int = 100_000, maxItems: Int = 10_000, maxPathBytes: Int = 4_096, maxComponentBytes: Int = 255,
+        maxEntries: Int = 1_000_000, maxItems: Int = 100_000, maxPathBytes: Int = 4_096, maxComponentBytes: Int = 255,
         maxDepth: Int = 64, maxLinkTargetBytes: Int = 4_096, maxTypeIdentifierBytes: Int = 255,
-        maxTotalBytes: UInt64 = 1 << 62
+        maxTotalBytes: UInt64 = 1 << 62, maxNoteBytes: Int = 16_384
     ) {
         self.maxEntries = maxEntries
         self.maxItems = maxItems
@@ -33,8 +35,9 @@ public struct ManifestLimits: Sendable, Hashable {
         self.maxLinkTargetBytes = maxLinkTargetBytes
         self.maxTypeIdentifierBytes = maxTypeIdentifierBytes
         self.maxTotalBytes = maxTotalBytes
+        self.maxNoteBytes = maxNoteBytes
     }
 
-    /// The limits of protocol version 1.
-    public static let protocolV1 = ManifestLimits()
+    /// The limits of the protocol (docs/PROTOCOL.md §11).
+    public static let protocolDefault = ManifestLimits()
 }

@@ -13,7 +13,7 @@ public enum PathRules {
     public static let reservedPrefix = ".share-"
 
     /// Returns the first problem with `path`, or nil when it is acceptable.
-    public static func problem(in path: String, limits: ManifestLimits = .protocolV1) -> PathProblem? {
+    public static func problem(in path: String, limits: ManifestLimits = .protocolDefault) -> PathProblem? {
         let bytes = path.utf8.count
         if bytes == 0 { return .empty }
         if bytes > limits.maxPathBytes { return .tooLong(bytes: bytes, limit: limits.maxPathBytes) }
@@ -31,7 +31,7 @@ public enum PathRules {
     }
 
     /// Returns the problem with a single path component, or nil.
-    public static func problem(inComponent component: Substring, limits: ManifestLimits = .protocolV1) -> PathProblem? {
+    public static func problem(inComponent component: Substring, limits: ManifestLimits = .protocolDefault) -> PathProblem? {
         if component.isEmpty { return .emptyComponent }
         if isDot(component) { return .dotComponent }
         if isDotDot(component) { return .dotDotComponent }
@@ -63,6 +63,15 @@ public enum PathRules {
         case 0x00...0x1F, 0x7F...0x9F, 0x5C: true
         default: false
         }
+    }
+
+    /// A path compared byte for byte, as the kernel compares names (Swift's `String` equality would
+    /// equate canonically equivalent spellings such as `é` and `e` + U+0301).
+    public struct ExactKey: Hashable, Sendable {
+        /// The path's UTF-8 bytes.
+        public let bytes: [UInt8]
+        /// The key of `path`.
+        public init(_ path: some StringProtocol) { bytes = Array(path.utf8) }
     }
 
     /// The key under which two paths collide on a case-insensitive or normalizing filesystem.

@@ -56,8 +56,13 @@ struct IdentityDirectory {
             prefix += "/"
         }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw .cannotCreateDirectory(path: path, errno: errno) }
+        guard lstat(path, &info) == 0 else { throw .cannotCreateDirectory(path: path, errno: errno) }
+        if info.st_mode & S_IFMT == S_IFLNK { throw .unsafeFolder(path: path, reason: "is a symbolic link") }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .cannotCreateDirectory(path: path, errno: ENOTDIR) }
+        if info.st_uid != getuid() { throw .unsafeFolder(path: path, reason: "belongs to another user") }
+        if info.st_mode & 0o022 != 0 {
+            throw .unsafeFolder(path: path, reason: "is writable by other users (mode \(String(info.st_mode & 0o777, radix: 8)))")
+        }
     }
 
     /// Whether something exists at `path` (a dangling symbolic link counts).
@@ -68,8 +73,8 @@ struct IdentityDirectory {
 
     /// The contents of `path`, or `nil` if it does not exist.
     ///
-    /// - Parameter restrictToOwner: for the key: if the file is readable or writable by group or others, its
-    ///   mode is set to 0600 before it is read.
+    /// - Parameter restrictToOwner: for the key: a file readable or writable by group or others is refused
+    ///   (``IdentityError/keyExposed(path:mode:)``): it may have been copied.
     /// - Throws: ``IdentityError/cannotRead(path:detail:)`` if it exists but cannot be read, is not a regular
     ///   file, or is implausibly large.
     func read(_ path: String, restrictToOwner: Bool = false) throws(IdentityError) -> [UInt8]? {
@@ -87,9 +92,7 @@ struct IdentityDirectory {
             throw .cannotRead(path: path, detail: "the file is \(info.st_size) bytes, far too large for a PEM file")
         }
         if restrictToOwner && info.st_mode & 0o077 != 0 {
-            guard fchmod(fd, IdentityDirectory.keyMode) == 0 else {
-                throw .cannotProtectKeyFile(path: path, errno: errno)
-            }
+            throw .keyExposed(path: path, mode: UInt32(info.st_mode))
         }
         var bytes = [UInt8](repeating: 0, count: IdentityDirectory.maximumFileSize + 1)
         var count = 0

@@ -36,6 +36,10 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// The key file is readable by others and its permissions could not be restricted to 0600.
     case cannotProtectKeyFile(path: String, errno: Int32)
+    /// The key file was readable or writable by other users: it may have been copied, so it is not used.
+    case keyExposed(path: String, mode: UInt32)
+    /// The identity folder is a symbolic link, writable by other users, or owned by someone else.
+    case unsafeFolder(path: String, reason: String)
 
     /// OpenSSL failed while making a key or certificate (not caused by any file).
     case openSSL(operation: String, reasons: [String])
@@ -106,6 +110,15 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
         case .cannotProtectKeyFile(let path, let code):
             return "The identity key \(path) can be read by other users and share could not restrict it "
                 + "(\(systemMessage(code))). Run `chmod 600 '\(path)'` and check that you own the file."
+        case .keyExposed(let path, let mode):
+            let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+            return "The identity key \(path) was readable by other users (mode \(String(mode & 0o777, radix: 8))): it may have "
+                + "been copied, so share will not use it (as OpenSSH refuses an unprotected key). Make a new identity: move "
+                + "\(path) and the certificate beside it out of /\(folder) (or delete them) and run share again; then verify "
+                + "this machine again with your peers, who should remove the old key ('share trust remove')."
+        case .unsafeFolder(let path, let reason):
+            return "The identity folder \(path) \(reason), so another user could replace its files; share will not use it. "
+                + "Use a folder of your own with mode 0700 (e.g. `chmod 700 '\(path)'`), or set SHARE_CONFIG_DIR to one."
         case .openSSL(let operation, let reasons):
             return "OpenSSL failed while \(operation): \(reasons.joined(separator: "; ")). "
                 + "This is not caused by your files; please report it with the OpenSSL version (`openssl version`)."

@@ -167,6 +167,10 @@ public final class TLSConnection {
 
     // MARK: - Data
 
+    /// Whether OpenSSL holds received bytes a read would return without waiting for the socket.
+    /// The corresponding C function is `SSL_has_pending`.
+    public var hasBufferedBytes: Bool { SSL_has_pending(ssl) == 1 }
+
     /// Reads decrypted bytes into `buffer`. Blocks until at least one byte is available.
     ///
     /// Returns as soon as some data has arrived, having also taken whatever further data was already waiting

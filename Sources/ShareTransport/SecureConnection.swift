@@ -50,7 +50,7 @@ public final class SecureConnection {
     /// - Throws: ``TransportError``.
     public static func connect(
         to endpoint: Endpoint, context: TLSContext, connectTimeout: Duration = .seconds(10),
-        limits: ManifestLimits = .protocolV1
+        limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         let socket = try TCPSocket.connect(to: endpoint, timeout: connectTimeout)
         return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
@@ -63,7 +63,7 @@ public final class SecureConnection {
     ///   listing each one (or that address's own error when there was only one).
     public static func connect(
         toFirstOf endpoints: [Endpoint], context: TLSContext, connectTimeout: Duration = .seconds(10),
-        limits: ManifestLimits = .protocolV1
+        limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         var failures: [TransportError] = []
         for endpoint in endpoints {
@@ -83,7 +83,7 @@ public final class SecureConnection {
     /// Completes the TLS handshake as a server on an accepted socket.
     public static func accept(
         _ socket: TCPSocket, context: TLSContext, handshakeTimeout: Duration = .seconds(10),
-        limits: ManifestLimits = .protocolV1
+        limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         try handshake(socket: socket, context: context, timeout: handshakeTimeout, limits: limits)
     }
@@ -126,14 +126,20 @@ public final class SecureConnection {
     }
 
     /// Adds a DATA frame without building a ``Frame`` value.
-    public func enqueueData(fileIndex: UInt32, bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        FrameEncoder.appendData(fileIndex: fileIndex, bytes: bytes, to: &output)
+    public func enqueueData(
+        fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: UnsafeRawBufferPointer
+    ) throws(TransportError) {
+        FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: bytes, to: &output)
         if output.count >= Self.flushThreshold { try flush() }
     }
 
     /// Adds a DATA frame carrying `bytes`.
-    public func enqueueData(fileIndex: UInt32, bytes: [UInt8]) throws(TransportError) {
-        bytes.withUnsafeBytes { FrameEncoder.appendData(fileIndex: fileIndex, bytes: $0, to: &output) }
+    public func enqueueData(
+        fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: [UInt8]
+    ) throws(TransportError) {
+        bytes.withUnsafeBytes {
+            FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: $0, to: &output)
+        }
         if output.count >= Self.flushThreshold { try flush() }
     }
 
@@ -168,7 +174,10 @@ public final class SecureConnection {
     // MARK: Receiving
 
     /// Returns the next frame, blocking until one arrives; nil when the peer closed cleanly.
-    public func receive() throws(ConnectionError) -> Frame? {
+    /// - Parameter deadline: when set, a frame that trickles in so slowly that it is not complete by
+    ///   then fails with ``TransportError/timedOut(endpoint:operation:)`` (each read is also bounded by
+    ///   the socket's receive timeout), so a peer cannot hold a reader with one byte at a time.
+    public func receive(before deadline: ContinuousClock.Instant? = nil) throws(ConnectionError) -> Frame? {
         while true {
             do {
                 if let frame = try decoder.next() { return frame }
@@ -179,7 +188,53 @@ public final class SecureConnection {
                 do { try decoder.finish() } catch { throw .wire(error) }
                 return nil
             }
+            if let deadline, ContinuousClock.now >= deadline {
+                throw .transport(.timedOut(endpoint: endpoint, operation: "receiving"))
+            }
             try fill()
+        }
+    }
+
+    /// Bytes received from the peer so far (after decryption).
+    public private(set) var bytesReceived: UInt64 = 0
+
+    /// Waits until a frame can be read (one is buffered, or the socket is readable) or one of
+    /// `wakes` is signalled, at most `timeout` (nil: forever).
+    public func waitForFrame(orWake wakes: [WakeSignal], timeout: Duration?) -> TCPSocket.Readiness {
+        if decoder.hasCompleteFrame || reachedEnd || tls.hasBufferedBytes { return .readable }
+        return socket.waitReadable(orWake: wakes, timeout: timeout)
+    }
+
+    /// What ``next(orWake:timeout:)`` brought.
+    public enum Arrival {
+        /// A frame.
+        case frame(Frame)
+        /// The peer closed the connection cleanly.
+        case end
+        /// One of the wakes was signalled before a frame came.
+        case woken
+        /// Nothing came within the timeout.
+        case timedOut
+        /// The bytes broke the protocol, or the connection failed.
+        case failure(ConnectionError)
+    }
+
+    /// The next frame, unless one of `wakes` is signalled or `timeout` passes first (nil: no limit;
+    /// the frame must also be complete by then).
+    public func next(orWake wakes: [WakeSignal], timeout: Duration?) -> Arrival {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        switch waitForFrame(orWake: wakes, timeout: timeout) {
+        case .woken: return .woken
+        case .timedOut: return .timedOut
+        case .readable: break
+        }
+        do {
+            guard let frame = try receive(before: deadline) else { return .end }
+            return .frame(frame)
+        } catch .transport(.timedOut) {
+            return .timedOut
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -209,6 +264,7 @@ public final class SecureConnection {
                 try tls.read(into: buffer)
             }
             if count == 0 { reachedEnd = true }
+            bytesReceived += UInt64(count)
         } catch {
             throw .transport(map(error))
         }
@@ -229,6 +285,12 @@ public final class SecureConnection {
         socket.shutdownWrite()
         socket.drain(for: drainFor)
         socket.close()
+    }
+
+    /// Stops reading from another thread: a blocked read sees end of stream, and this side can still
+    /// send a last frame.
+    public func cancelReading() {
+        socket.shutdownRead()
     }
 
     /// Cancels from another thread: blocked reads and writes fail at once.

@@ -90,6 +90,39 @@ public final class TCPSocket: Sendable {
         return poll(&pfd, 1, Int32(clamping: timeout.milliseconds)) > 0
     }
 
+    /// What ``waitReadable(orWake:timeout:)`` saw.
+    public enum Readiness: Sendable {
+        /// Bytes (or end of stream) can be read.
+        case readable
+        /// The wake signal was given.
+        case woken
+        /// Neither happened in time.
+        case timedOut
+    }
+
+    /// Waits until the socket is readable or one of `wakes` is signalled, at most `timeout` (nil:
+    /// forever).
+    public func waitReadable(orWake wakes: [WakeSignal], timeout: Duration?) -> Readiness {
+        if wakes.contains(where: \.isSignalled) { return .woken }
+        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        for wake in wakes { fds.append(pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)) }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            let left = deadline.map { max(.zero, $0 - ContinuousClock.now) }
+            let result = poll(&fds, nfds_t(fds.count), left.map { Int32(clamping: $0.milliseconds) } ?? -1)
+            if wakes.contains(where: \.isSignalled) { return .woken }
+            if result > 0 && fds[0].revents != 0 { return .readable }
+            if result < 0 && errno != EINTR { return .readable }
+            if let left, left <= .milliseconds(1) { return .timedOut }
+        }
+    }
+
+    /// Stops reading: a thread blocked in a read sees end of stream, while this side can still send
+    /// (a last ERROR, say). Safe from any thread.
+    public func shutdownRead() {
+        if !isClosed.load(ordering: .acquiring) { _ = Glibc.shutdown(descriptor, Int32(SHUT_RD)) }
+    }
+
     /// Stops all I/O on the socket; a thread blocked in a read or write returns. Safe from any thread.
     public func shutdown() {
         if !isClosed.load(ordering: .acquiring) { _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }

@@ -42,4 +42,14 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
                 : "no address of the peer could be reached: " + attempts.map(\.description).joined(separator: "; ")
         }
     }
+
+    /// Whether the peer could not be reached at all (as opposed to a connection that failed later).
+    public var isUnreachable: Bool {
+        switch self {
+        case .hostNotFound, .connectionRefused, .unreachable: true
+        case .timedOut(_, let operation): operation.hasPrefix("connect")
+        case .socket(let operation, _, _): operation.hasPrefix("connect")
+        default: false
+        }
+    }
 }

@@ -4,11 +4,14 @@ public struct Decision: Sendable, Hashable {
     public var code: DecisionCode
     /// A sentence for the sender's user; may be empty when accepted.
     public var message: String
+    /// With an accepting decision: how many HAVE records follow (docs/PROTOCOL.md §7).
+    public var haveCount: UInt32
 
     /// Creates a decision.
-    public init(_ code: DecisionCode, message: String = "") {
+    public init(_ code: DecisionCode, message: String = "", haveCount: UInt32 = 0) {
         self.code = code
         self.message = message
+        self.haveCount = haveCount
     }
 
     /// Whether the transfer goes ahead.

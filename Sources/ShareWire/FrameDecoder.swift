@@ -19,7 +19,7 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - capacity: the buffer size it starts with and returns to after a large frame.
     ///   - limits: the bounds an OFFER must respect.
-    public init(capacity: Int = 1 << 16, limits: ManifestLimits = .protocolV1) {
+    public init(capacity: Int = 1 << 16, limits: ManifestLimits = .protocolDefault) {
         baseCapacity = max(capacity, 64)
         storage = [UInt8](repeating: 0, count: baseCapacity)
         self.limits = limits
@@ -123,30 +123,49 @@ public struct FrameDecoder: Sendable {
         switch type {
         case .hello:
             let magic = try reader.raw(4)
-            guard magic.elementsEqual(Hello.magic) else { throw .unsupportedVersion("not a share HELLO") }
+            guard magic.elementsEqual(Hello.magic) else { throw .unsupportedVersion(peerVersion: nil) }
             let version = try reader.u8()
-            guard version == Hello.currentVersion else {
-                throw .unsupportedVersion("version \(version); this share speaks version \(Hello.currentVersion)")
-            }
+            guard version == Hello.currentVersion else { throw .unsupportedVersion(peerVersion: version) }
             let name = try reader.str8("the device name")
+            let features = HelloFeatures(rawValue: try reader.u32())
+            let flags = HelloFlags(rawValue: try reader.u8())
             try reader.expectEnd()
             if name.isEmpty || name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
                 throw .malformed(type, "the device name is empty or contains control characters")
             }
-            return .hello(Hello(name: name, version: version))
+            if !flags.subtracting(.all).isEmpty { throw .malformed(type, "unknown flags 0x\(String(flags.rawValue, radix: 16))") }
+            return .hello(Hello(name: name, features: features, flags: flags, version: version))
         case .offer:
-            return .offer(try OfferCodec.decode(&reader, limits: limits))
+            return try OfferCodec.decodeOffer(&reader, limits: limits)
+        case .entries:
+            return .entries(try OfferCodec.decodeEntries(&reader, frameType: .entries, limits: limits))
         case .decision:
             let raw = try reader.u8()
             guard let code = DecisionCode(rawValue: raw) else { throw .malformed(type, "unknown decision code \(raw)") }
             let message = try reader.str16("the message")
+            let haveCount = try reader.u32()
             try reader.expectEnd()
-            return .decision(Decision(code, message: message))
+            if haveCount != 0 && code != .accepted { throw .malformed(type, "HAVE records announced with a refusal") }
+            return .decision(Decision(code, message: message, haveCount: haveCount))
         case .data:
             let index = try reader.u32()
+            let offset = try reader.u64()
+            let rawEncoding = try reader.u8()
+            let encoding: DataEncoding
+            switch rawEncoding {
+            case 0: encoding = .raw
+            case 1:
+                let rawLength = try reader.u32()
+                if rawLength == 0 || Int(rawLength) > FrameType.maxDataBytes {
+                    throw .malformed(type, "a compressed length of \(rawLength) bytes (1 ... \(FrameType.maxDataBytes))")
+                }
+                encoding = .zstd(rawLength: rawLength)
+            default: throw .malformed(type, "unknown encoding \(rawEncoding)")
+            }
             let bytes = reader.rest()
             if bytes.isEmpty { throw .malformed(type, "no file bytes") }
-            return .data(fileIndex: index, bytes: Array(bytes))
+            if bytes.count > FrameType.maxDataBytes { throw .malformed(type, "\(bytes.count) payload bytes") }
+            return .data(DataChunk(fileIndex: index, offset: offset, encoding: encoding, bytes: Array(bytes)))
         case .fileEnd:
             let index = try reader.u32()
             let digest = Array(try reader.raw(32))
@@ -155,15 +174,37 @@ public struct FrameDecoder: Sendable {
         case .receipt:
             let count = Int(try reader.u32())
             if count > limits.maxItems { throw .malformed(type, "\(count) items (the limit is \(limits.maxItems))") }
-            if count * 2 > reader.remaining { throw .malformed(type, "\(count) items cannot fit in the payload") }
-            var locations: [String] = []
-            locations.reserveCapacity(count)
-            for _ in 0..<count { locations.append(try reader.str16("a location")) }
+            if count * 3 > reader.remaining { throw .malformed(type, "\(count) items cannot fit in the payload") }
+            var items: [ReceiptItem] = []
+            items.reserveCapacity(count)
+            for _ in 0..<count {
+                let outcome = ReceiptOutcome(wireValue: try reader.u8())
+                items.append(ReceiptItem(outcome, try reader.str16("an item's text")))
+            }
             try reader.expectEnd()
-            return .receipt(Receipt(locations: locations))
+            return .receipt(Receipt(items: items))
         case .pair:
             try reader.expectEnd()
             return .pair
+        case .verify:
+            let raw = try reader.u8()
+            try reader.expectEnd()
+            guard let result = VerifyResult(rawValue: raw) else { throw .malformed(type, "unknown result \(raw)") }
+            return .verify(result)
+        case .have:
+            let count = Int(try reader.u32())
+            if count == 0 { throw .malformed(type, "no records") }
+            if count * HaveRecord.encodedSize != reader.remaining {
+                throw .malformed(type, "\(count) records in \(reader.remaining) bytes")
+            }
+            var records: [HaveRecord] = []
+            records.reserveCapacity(count)
+            for _ in 0..<count {
+                let index = try reader.u32()
+                let offset = try reader.u64()
+                records.append(HaveRecord(fileIndex: index, offset: offset, sha256: Array(try reader.raw(32))))
+            }
+            return .have(records)
         case .error:
             let code = ErrorCode(wireValue: try reader.u16())
             let message = try reader.str16("the message")

@@ -8,8 +8,10 @@ public enum FrameEncoder {
     /// Appends `frame` to `buffer`.
     public static func append(_ frame: Frame, to buffer: inout [UInt8]) {
         switch frame {
-        case .data(let fileIndex, let bytes):
-            bytes.withUnsafeBytes { appendData(fileIndex: fileIndex, bytes: $0, to: &buffer) }
+        case .data(let chunk):
+            chunk.bytes.withUnsafeBytes {
+                appendData(fileIndex: chunk.fileIndex, offset: chunk.offset, encoding: chunk.encoding, bytes: $0, to: &buffer)
+            }
             return
         case .fileEnd(let fileIndex, let digest):
             appendFileEnd(fileIndex: fileIndex, sha256: digest, to: &buffer)
@@ -23,20 +25,39 @@ public enum FrameEncoder {
             payload.raw(Hello.magic)
             payload.u8(hello.version)
             payload.str8(hello.name)
-        case .offer(let manifest):
-            encodeOffer(manifest, into: &payload)
+            payload.u32(hello.features.rawValue)
+            payload.u8(hello.flags.rawValue)
+        case .offer(let start, let entries):
+            payload.u32(start.entryCount)
+            payload.u64(start.totalBytes)
+            for entry in entries { OfferCodec.encode(entry, into: &payload) }
+        case .entries(let entries):
+            for entry in entries { OfferCodec.encode(entry, into: &payload) }
         case .decision(let decision):
             payload.u8(decision.code.rawValue)
             payload.str16(decision.message)
+            payload.u32(decision.haveCount)
         case .receipt(let receipt):
-            payload.u32(UInt32(receipt.locations.count))
-            for location in receipt.locations { payload.str16(location) }
+            payload.u32(UInt32(receipt.items.count))
+            for item in receipt.items {
+                payload.u8(item.outcome.rawValue)
+                payload.str16(item.text)
+            }
         case .error(let error):
             let clipped = error.clipped
             payload.u16(clipped.code.rawValue)
             payload.str16(clipped.message)
         case .pair:
             break
+        case .verify(let result):
+            payload.u8(result.rawValue)
+        case .have(let records):
+            payload.u32(UInt32(records.count))
+            for record in records {
+                payload.u32(record.fileIndex)
+                payload.u64(record.offset)
+                payload.raw(record.sha256)
+            }
         case .data, .fileEnd:
             preconditionFailure("handled above")
         }
@@ -52,11 +73,25 @@ public enum FrameEncoder {
     }
 
     /// Appends a DATA frame without building a ``Frame`` (the sender's hot path).
-    /// - Precondition: `bytes.count` is 1 ... ``FrameType/maxDataBytes``.
-    public static func appendData(fileIndex: UInt32, bytes: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+    /// - Precondition: `bytes.count` is 1 ... ``FrameType/maxDataBytes``; a zstd raw length is too.
+    public static func appendData(
+        fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: UnsafeRawBufferPointer,
+        to buffer: inout [UInt8]
+    ) {
         precondition(bytes.count > 0 && bytes.count <= FrameType.maxDataBytes, "DATA payload out of range")
-        appendHeader(.data, length: 4 + bytes.count, to: &buffer)
+        let headerSize: Int
+        switch encoding {
+        case .raw: headerSize = 13
+        case .zstd(let rawLength):
+            precondition(rawLength > 0 && Int(rawLength) <= FrameType.maxDataBytes, "DATA raw length out of range")
+            headerSize = 17
+        }
+        appendHeader(.data, length: headerSize + bytes.count, to: &buffer)
         appendBigEndian(fileIndex, to: &buffer)
+        appendBigEndian(UInt32(truncatingIfNeeded: offset >> 32), to: &buffer)
+        appendBigEndian(UInt32(truncatingIfNeeded: offset), to: &buffer)
+        buffer.append(encoding.wireValue)
+        if case .zstd(let rawLength) = encoding { appendBigEndian(rawLength, to: &buffer) }
         buffer.append(contentsOf: bytes)
     }
 
@@ -80,21 +115,5 @@ public enum FrameEncoder {
         buffer.append(UInt8(truncatingIfNeeded: value >> 16))
         buffer.append(UInt8(truncatingIfNeeded: value >> 8))
         buffer.append(UInt8(truncatingIfNeeded: value))
-    }
-
-    private static func encodeOffer(_ manifest: Manifest, into payload: inout ByteWriter) {
-        payload.bytes.reserveCapacity(16 + manifest.entries.count * 48)
-        payload.u32(UInt32(manifest.entries.count))
-        payload.u64(manifest.totalBytes)
-        for entry in manifest.entries {
-            payload.u8(entry.kind.rawValue)
-            payload.str16(entry.path)
-            payload.u16(entry.mode)
-            payload.i64(entry.modificationSeconds)
-            payload.u32(entry.modificationNanoseconds)
-            payload.u64(entry.size)
-            payload.str16(entry.linkTarget)
-            payload.str8(entry.declaredType)
-        }
     }
 }

@@ -1,26 +1,69 @@
-import ShareDocuments
+public import ShareDocuments
 
-/// Decodes the payload of an OFFER into a validated ``Manifest``.
-enum OfferCodec {
+/// Encodes and decodes the entries of OFFER and ENTRIES frames (docs/PROTOCOL.md §4).
+///
+/// Decoding checks each entry's own encoding (kinds, lengths, UTF-8); the rules that involve the
+/// whole offer are checked once it is complete, by ``Manifest``.
+public enum OfferCodec {
     /// The fewest bytes one encoded entry can take (kind, empty path, mode, times, size, empty
     /// target, empty type); used to refuse an entry count the payload cannot hold before reserving.
     static let minimumEntryBytes = 1 + 2 + 2 + 8 + 4 + 8 + 2 + 1
+    /// Bytes of the OFFER header (entry count and total).
+    static let offerHeaderBytes = 4 + 8
 
-    static func decode(_ reader: inout ByteReader, limits: ManifestLimits) throws(WireError) -> Manifest {
-        let count = Int(try reader.u32())
-        let total = try reader.u64()
-        if count > limits.maxEntries {
-            throw .invalidOffer(.tooManyEntries(count: count, limit: limits.maxEntries))
+    /// The encoded size of `entry` in an OFFER or ENTRIES frame.
+    public static func encodedSize(of entry: ManifestEntry) -> Int {
+        minimumEntryBytes + entry.path.utf8.count + entry.linkTarget.utf8.count + entry.declaredType.utf8.count
+            + (entry.kind == .note ? entry.content.count : 0)
+    }
+
+    /// Appends `entry` as encoded on the wire.
+    public static func encode(_ entry: ManifestEntry, into writer: inout ByteWriter) {
+        writer.u8(entry.kind.rawValue)
+        writer.str16(entry.path)
+        writer.u16(entry.mode)
+        writer.i64(entry.modificationSeconds)
+        writer.u32(entry.modificationNanoseconds)
+        writer.u64(entry.size)
+        writer.str16(entry.linkTarget)
+        writer.str8(entry.declaredType)
+        if entry.kind == .note { writer.raw(entry.content) }
+    }
+
+    /// The frames that carry `manifest`: one OFFER, then as many ENTRIES as needed, each within
+    /// `maxPayload` bytes.
+    public static func frames(for manifest: Manifest, maxPayload: Int = FrameType.offer.maxPayload) -> [Frame] {
+        var frames: [Frame] = []
+        var batch: [ManifestEntry] = []
+        var size = offerHeaderBytes
+        for entry in manifest.entries {
+            let entrySize = encodedSize(of: entry)
+            if !batch.isEmpty && size + entrySize > maxPayload {
+                frames.append(frames.isEmpty ? .offer(start(manifest), entries: batch) : .entries(batch))
+                batch = []
+                size = 0
+            }
+            batch.append(entry)
+            size += entrySize
         }
-        if count * minimumEntryBytes > reader.remaining {
-            throw .malformed(.offer, "\(count) entries cannot fit in \(reader.remaining) bytes")
-        }
+        frames.append(frames.isEmpty ? .offer(start(manifest), entries: batch) : .entries(batch))
+        return frames
+    }
+
+    /// The OFFER header of `manifest`.
+    public static func start(_ manifest: Manifest) -> OfferStart {
+        OfferStart(entryCount: UInt32(manifest.entries.count), totalBytes: manifest.totalBytes)
+    }
+
+    static func decodeEntries(
+        _ reader: inout ByteReader, frameType: FrameType, limits: ManifestLimits
+    ) throws(WireError) -> [ManifestEntry] {
         var entries: [ManifestEntry] = []
-        entries.reserveCapacity(count)
-        for _ in 0..<count {
+        entries.reserveCapacity(min(reader.remaining / minimumEntryBytes, 1 << 16))
+        while !reader.isAtEnd {
             let rawKind = try reader.u8()
             guard let kind = EntryKind(rawValue: rawKind) else {
-                throw .malformed(.offer, "unknown entry kind \(rawKind)")
+                throw .malformed(frameType, "unknown entry kind \(rawKind)")
             }
             let path = try reader.str16("a path")
             let mode = try reader.u16()
@@ -29,16 +72,33 @@ enum OfferCodec {
             let size = try reader.u64()
             let target = try reader.str16("a link target")
             let type = try reader.str8("a type identifier")
+            var content: [UInt8] = []
+            if kind == .note {
+                guard size <= UInt64(limits.maxNoteBytes) else {
+                    throw .invalidOffer(
+                        .invalidNote(path: path, reason: "holds \(size) bytes (the limit is \(limits.maxNoteBytes))"))
+                }
+                content = Array(try reader.raw(Int(size)))
+            }
             entries.append(
                 ManifestEntry(
                     kind: kind, path: path, mode: mode, modificationSeconds: seconds, modificationNanoseconds: nanos,
-                    size: size, linkTarget: target, declaredType: type))
+                    size: size, linkTarget: target, declaredType: type, content: content))
         }
-        try reader.expectEnd()
-        do {
-            return try Manifest(entries: entries, declaredTotal: total, limits: limits)
-        } catch {
-            throw .invalidOffer(error)
+        if entries.isEmpty { throw .malformed(frameType, "no entries") }
+        return entries
+    }
+
+    static func decodeOffer(_ reader: inout ByteReader, limits: ManifestLimits) throws(WireError) -> Frame {
+        let count = try reader.u32()
+        let total = try reader.u64()
+        if Int(count) > limits.maxEntries {
+            throw .invalidOffer(.tooManyEntries(count: Int(count), limit: limits.maxEntries))
         }
+        let entries = try decodeEntries(&reader, frameType: .offer, limits: limits)
+        if entries.count > Int(count) {
+            throw .malformed(.offer, "\(entries.count) entries in a frame that announces \(count) in all")
+        }
+        return .offer(OfferStart(entryCount: count, totalBytes: total), entries: entries)
     }
 }

@@ -1,31 +1,42 @@
 public import ShareDocuments
 
-/// The receiver's side of one transfer, as a state machine without I/O.
+/// The receiver's side of one transfer, as a state machine without I/O (docs/PROTOCOL.md §5).
 ///
 /// The driver feeds it decoded frames and local events, and carries out the actions it returns, in
-/// order. It enforces the order of frames, the current file index and each file's offered size;
-/// the driver does the hashing, writing and committing the actions ask for.
+/// order. It enforces the order of frames, the assembly of a multi-frame offer, the verification
+/// exchange, the current file index, each file's position and offered size; the driver does the
+/// deciding, hashing, writing and committing the actions ask for.
 public struct ReceiverSession: Sendable {
     /// Where the conversation stands.
     public enum State: Sendable, Hashable {
-        case awaitingHello, awaitingOffer, deciding, receiving, committing, done, failed
+        case awaitingHello, greeting, awaitingOffer, receivingOffer, deciding, awaitingVerify, receiving, committing,
+            done, failed
     }
 
     /// What the driver must do.
     public enum Action: Sendable, Hashable {
         /// Send this frame.
         case send(Frame)
-        /// Ask the local policy (or user) whether to accept; answer with ``decided(_:)``.
+        /// The sender's HELLO arrived: check its key, choose this side's features and flags, and
+        /// answer with ``answerHello(features:flags:refusal:)``.
+        case greet(peer: Hello)
+        /// Ask the local policy (or user) whether to accept; answer with ``decided(_:have:)``.
         case decide(peer: Hello, manifest: Manifest)
         /// The sender asks to verify identities (PAIR): show the verification code and ask the
-        /// local user to compare it; answer with ``decided(_:)`` (accepted: the codes matched).
+        /// local user to compare it; answer with ``decided(_:have:)`` (accepted: the codes matched).
         case verify(peer: Hello)
-        /// The pairing was confirmed here and the sender has the answer.
+        /// The sender's user said the codes differ: stop asking the local user (a failure follows).
+        case codeRejectedBySender
+        /// Both users confirmed the code (this side's user accepted, the sender's VERIFY confirmed):
+        /// remember the sender as verified now.
+        case mutuallyVerified
+        /// The pairing is over and both users confirmed the code.
         case verified
-        /// Create the staging file for the k-th file of the manifest.
-        case openFile(fileIndex: Int)
-        /// Append these bytes to file k.
-        case write(fileIndex: Int, bytes: [UInt8])
+        /// Prepare file k: from scratch (`offset` 0, discarding anything held of it) or continuing the
+        /// `offset` bytes held of it (resumption).
+        case openFile(fileIndex: Int, offset: UInt64)
+        /// Append this chunk (raw or compressed) to file k.
+        case write(fileIndex: Int, chunk: DataChunk)
         /// File k is complete: finish it and check its SHA-256 against `sha256`.
         case closeFile(fileIndex: Int, sha256: [UInt8])
         /// Every file has arrived: once every file is verified, commit and call ``committed(_:)``
@@ -45,23 +56,32 @@ public struct ReceiverSession: Sendable {
     public private(set) var state: State = .awaitingHello
     /// The sender's HELLO, once received.
     public private(set) var peer: Hello?
-    /// The offer, once received.
+    /// The offer, once complete and valid.
     public private(set) var manifest: Manifest?
     /// The file being received (index among the manifest's files).
     public private(set) var currentFile = 0
-    /// Bytes of the current file received so far.
+    /// The position reached in the current file.
     public private(set) var currentFileBytes: UInt64 = 0
-    private var currentFileOpened = false
     /// Whether the sender asked to pair rather than offered documents.
     public private(set) var isPairing = false
-    private let localName: String
+    /// Whether this side said in its HELLO that it shows the verification code (COMPARE).
+    public private(set) var showsCode = false
+    /// The features both HELLOs carry.
+    public private(set) var features: HelloFeatures = []
+    /// The sender's answer about the code, once it arrived.
+    public private(set) var senderVerification: VerifyResult?
+    private var currentFileOpened = false
+    private var accepted = false
+    private var offerStart: OfferStart?
+    private var offerEntries: [ManifestEntry] = []
+    private var held: [Int: UInt64] = [:]
+    private var localName: String
+    private let limits: ManifestLimits
 
     /// Creates the machine for a receiver called `localName`.
-    public init(localName: String) { self.localName = localName }
-
-    /// The first actions: send our HELLO.
-    public mutating func start() -> [Action] {
-        [.send(.hello(Hello(name: Hello.sanitizedName(localName))))]
+    public init(localName: String, limits: ManifestLimits = .protocolDefault) {
+        self.localName = localName
+        self.limits = limits
     }
 
     /// Handles a frame from the sender.
@@ -74,43 +94,27 @@ public struct ReceiverSession: Sendable {
         switch (state, frame) {
         case (.awaitingHello, .hello(let hello)):
             peer = hello
-            state = .awaitingOffer
-            return []
+            state = .greeting
+            return [.greet(peer: hello)]
         case (.awaitingOffer, .pair):
+            guard showsCode else {
+                return violation(frame, expected: "an OFFER (this receiver said it cannot show a verification code)")
+            }
             isPairing = true
             state = .deciding
-            return [.verify(peer: peer ?? Hello(name: "unknown"))]
-        case (.awaitingOffer, .offer(let offered)):
-            manifest = offered
-            state = .deciding
-            return [.decide(peer: peer ?? Hello(name: "unknown"), manifest: offered)]
-        case (.receiving, .data(let index, let bytes)):
-            guard let manifest, Int(index) == currentFile else { return violation(frame, expected: fileExpectation) }
-            let entry = manifest.entries[manifest.fileEntryIndices[currentFile]]
-            let received = currentFileBytes + UInt64(bytes.count)
-            if received > entry.size {
-                return fail(.sizeMismatch(path: entry.path, offered: entry.size, received: received))
-            }
-            currentFileBytes = received
-            var actions = openIfNeeded()
-            actions.append(.write(fileIndex: currentFile, bytes: bytes))
-            return actions
+            return [.verify(peer: peer!)]
+        case (.awaitingOffer, .offer(let start, let entries)):
+            offerStart = start
+            offerEntries.reserveCapacity(min(Int(start.entryCount), 1 << 16))
+            return collect(entries)
+        case (.receivingOffer, .entries(let entries)):
+            return collect(entries)
+        case (.deciding, .verify(let result)), (.awaitingVerify, .verify(let result)), (.receiving, .verify(let result)):
+            return verification(result, frame: frame)
+        case (.receiving, .data(let chunk)):
+            return data(chunk, frame: frame)
         case (.receiving, .fileEnd(let index, let digest)):
-            guard let manifest, Int(index) == currentFile else { return violation(frame, expected: fileExpectation) }
-            let entry = manifest.entries[manifest.fileEntryIndices[currentFile]]
-            if currentFileBytes != entry.size {
-                return fail(.sizeMismatch(path: entry.path, offered: entry.size, received: currentFileBytes))
-            }
-            var actions = openIfNeeded()
-            actions.append(.closeFile(fileIndex: currentFile, sha256: digest))
-            currentFile += 1
-            currentFileBytes = 0
-            currentFileOpened = false
-            if currentFile == manifest.fileCount {
-                state = .committing
-                actions.append(.commit)
-            }
-            return actions
+            return fileEnd(index: index, digest: digest, frame: frame)
         case (.done, _), (.failed, _):
             return []
         default:
@@ -118,30 +122,72 @@ public struct ReceiverSession: Sendable {
         }
     }
 
-    /// Handles the local decision on the offer.
-    public mutating func decided(_ decision: Decision) -> [Action] {
+    /// Answers the sender's HELLO: with `refusal`, this side refuses the sender outright (a blocked
+    /// key, a policy, busy) without waiting for its offer. `name` replaces the name given at creation
+    /// (the receiver may have been renamed since).
+    public mutating func answerHello(
+        name: String? = nil, features: HelloFeatures, flags: HelloFlags, refusal: Decision? = nil
+    ) -> [Action] {
+        guard state == .greeting, let peer else { return [] }
+        if let name { localName = name }
+        self.features = features.intersection(peer.features)
+        showsCode = flags.contains(.compare) && refusal == nil
+        let hello = Hello(
+            name: Hello.sanitizedName(localName), features: features,
+            flags: refusal == nil ? flags : flags.subtracting(.compare).union(.decided))
+        guard let refusal, !refusal.isAccepted else {
+            state = .awaitingOffer
+            return [.send(.hello(hello))]
+        }
+        state = .done
+        return [.send(.hello(hello)), .send(.decision(refusal)), .declined(refusal), .close]
+    }
+
+    /// Handles the local decision on the offer (or pairing). `have` lists what this side already
+    /// holds of the offer's files (resumption), in ascending file order; it is announced only with an
+    /// accepting decision.
+    public mutating func decided(_ decision: Decision, have: [HaveRecord] = []) -> [Action] {
         guard state == .deciding else { return [] }
         if isPairing {
-            state = .done
-            return decision.isAccepted
-                ? [.send(.decision(decision)), .verified, .close]
-                : [.send(.decision(decision)), .declined(decision), .close]
+            guard decision.isAccepted else {
+                state = .done
+                return [.send(.decision(Decision(decision.code, message: decision.message))), .declined(decision), .close]
+            }
+            accepted = true
+            switch senderVerification {
+            case .confirmed?:
+                state = .done
+                return [.send(.decision(Decision.accept)), .mutuallyVerified, .verified, .close]
+            default:
+                state = .awaitingVerify
+                return [.send(.decision(Decision.accept))]
+            }
         }
         guard let manifest else { return [] }
         guard decision.isAccepted else {
             state = .done
-            return [.send(.decision(decision)), .declined(decision), .close]
+            let refusal = Decision(decision.code, message: decision.message)
+            return [.send(.decision(refusal)), .declined(refusal), .close]
         }
+        accepted = true
+        let records = features.contains(.resume) ? have : []
+        for record in records { held[Int(record.fileIndex)] = record.offset }
+        var actions: [Action] = [
+            .send(.decision(Decision(.accepted, message: decision.message, haveCount: UInt32(records.count))))
+        ]
+        var start = 0
+        while start < records.count {
+            let end = min(start + HaveRecord.maxPerFrame, records.count)
+            actions.append(.send(.have(Array(records[start..<end]))))
+            start = end
+        }
+        if senderVerification == .confirmed { actions.append(.mutuallyVerified) }
         state = .receiving
-        var actions: [Action] = [.send(.decision(decision))]
-        if manifest.fileCount == 0 {
-            state = .committing
-            actions.append(.commit)
-        }
+        if manifest.fileCount == 0 { actions += commitIfReady() }
         return actions
     }
 
-    /// Every item is committed; `receipt` says where each landed.
+    /// Every item is committed; `receipt` says what became of each.
     public mutating func committed(_ receipt: Receipt) -> [Action] {
         guard state == .committing else { return [] }
         state = .done
@@ -159,7 +205,7 @@ public struct ReceiverSession: Sendable {
     public mutating func fail(_ error: WireError) -> [Action] {
         guard state != .done && state != .failed else { return [] }
         state = .failed
-        return [.send(.error(error.peerError)), .failed(.protocolViolation(error)), .close]
+        return [.send(.error(error.peerError(from: "receiver"))), .failed(.protocolViolation(error)), .close]
     }
 
     /// The connection ended (end of stream or an I/O error).
@@ -173,10 +219,110 @@ public struct ReceiverSession: Sendable {
         }
     }
 
-    private mutating func openIfNeeded() -> [Action] {
-        if currentFileOpened { return [] }
-        currentFileOpened = true
-        return [.openFile(fileIndex: currentFile)]
+    private mutating func collect(_ entries: [ManifestEntry]) -> [Action] {
+        guard let start = offerStart else { return [] }
+        if offerEntries.count + entries.count > Int(start.entryCount) {
+            return fail(WireError.malformed(.entries, "more entries than the OFFER announced (\(start.entryCount))"))
+        }
+        offerEntries.append(contentsOf: entries)
+        guard offerEntries.count == Int(start.entryCount) else {
+            state = .receivingOffer
+            return []
+        }
+        let entries = offerEntries
+        offerEntries = []
+        do {
+            let manifest = try Manifest(entries: entries, declaredTotal: start.totalBytes, limits: limits)
+            self.manifest = manifest
+            state = .deciding
+            return [.decide(peer: peer!, manifest: manifest)]
+        } catch {
+            return fail(WireError.invalidOffer(error))
+        }
+    }
+
+    private mutating func verification(_ result: VerifyResult, frame: Frame) -> [Action] {
+        guard showsCode, senderVerification == nil else {
+            return violation(frame, expected: showsCode ? "one VERIFY only" : "no VERIFY (this side shows no code)")
+        }
+        senderVerification = result
+        if result == .rejected {
+            state = .failed
+            return [
+                .codeRejectedBySender,
+                .failed(.remote(PeerError(.cancelled, "the sender's user said the verification codes differ"))), .close,
+            ]
+        }
+        guard accepted else { return [] }
+        if isPairing {
+            state = .done
+            return [.mutuallyVerified, .verified, .close]
+        }
+        return [.mutuallyVerified] + commitIfReady()
+    }
+
+    private mutating func data(_ chunk: DataChunk, frame: Frame) -> [Action] {
+        guard let manifest, Int(chunk.fileIndex) == currentFile, currentFile < manifest.fileCount else {
+            return violation(frame, expected: fileExpectation)
+        }
+        if showsCode && senderVerification != .confirmed {
+            return violation(frame, expected: "VERIFY before any DATA")
+        }
+        if case .zstd = chunk.encoding, !features.contains(.zstd) {
+            return violation(frame, expected: "raw DATA (zstd is not in use)")
+        }
+        var actions: [Action] = []
+        if !currentFileOpened {
+            let allowed = chunk.offset == 0 || chunk.offset == held[currentFile]
+            guard allowed else {
+                return violation(frame, expected: "DATA for file \(currentFile) at offset 0 or at what the receiver holds")
+            }
+            currentFileOpened = true
+            currentFileBytes = chunk.offset
+            actions.append(.openFile(fileIndex: currentFile, offset: chunk.offset))
+        } else if chunk.offset != currentFileBytes {
+            return violation(frame, expected: "DATA for file \(currentFile) at offset \(currentFileBytes)")
+        }
+        let entry = manifest.entries[manifest.fileEntryIndices[currentFile]]
+        let (received, overflow) = currentFileBytes.addingReportingOverflow(UInt64(chunk.fileByteCount))
+        if overflow || received > entry.size {
+            return fail(.sizeMismatch(path: entry.path, offered: entry.size, received: received))
+        }
+        currentFileBytes = received
+        actions.append(.write(fileIndex: currentFile, chunk: chunk))
+        return actions
+    }
+
+    private mutating func fileEnd(index: UInt32, digest: [UInt8], frame: Frame) -> [Action] {
+        guard let manifest, Int(index) == currentFile, currentFile < manifest.fileCount else {
+            return violation(frame, expected: fileExpectation)
+        }
+        if showsCode && senderVerification != .confirmed {
+            return violation(frame, expected: "VERIFY before any file")
+        }
+        let entry = manifest.entries[manifest.fileEntryIndices[currentFile]]
+        var actions: [Action] = []
+        if !currentFileOpened {
+            // No DATA: an empty file, or one the receiver holds whole and the sender agrees.
+            let start: UInt64 = held[currentFile] == entry.size ? entry.size : 0
+            currentFileBytes = start
+            actions.append(.openFile(fileIndex: currentFile, offset: start))
+        }
+        if currentFileBytes != entry.size {
+            return fail(.sizeMismatch(path: entry.path, offered: entry.size, received: currentFileBytes))
+        }
+        actions.append(.closeFile(fileIndex: currentFile, sha256: digest))
+        currentFile += 1
+        currentFileBytes = 0
+        currentFileOpened = false
+        return actions + commitIfReady()
+    }
+
+    private mutating func commitIfReady() -> [Action] {
+        guard state == .receiving, let manifest, currentFile == manifest.fileCount else { return [] }
+        if showsCode && senderVerification != .confirmed { return [] }
+        state = .committing
+        return [.commit]
     }
 
     private mutating func violation(_ frame: Frame, expected: String) -> [Action] {
@@ -188,8 +334,11 @@ public struct ReceiverSession: Sendable {
     private var expectation: String {
         switch state {
         case .awaitingHello: "HELLO"
+        case .greeting: "nothing (the receiver is answering HELLO)"
         case .awaitingOffer: "OFFER or PAIR"
-        case .deciding: "nothing (the receiver is deciding)"
+        case .receivingOffer: "ENTRIES"
+        case .deciding: showsCode ? "VERIFY or nothing (the receiver is deciding)" : "nothing (the receiver is deciding)"
+        case .awaitingVerify: "VERIFY"
         case .receiving: fileExpectation
         case .committing: "nothing (the receiver is committing)"
         case .done, .failed: "nothing"
@@ -198,8 +347,9 @@ public struct ReceiverSession: Sendable {
 
     private func describeState() -> String {
         switch state {
-        case .awaitingHello, .awaitingOffer: "before the sender made an offer"
+        case .awaitingHello, .greeting, .awaitingOffer, .receivingOffer: "before the sender made an offer"
         case .deciding: "while the offer was being decided"
+        case .awaitingVerify: "while waiting for the sender's user to confirm the code"
         case .receiving:
             "while receiving file \(currentFile + 1) of \(manifest?.fileCount ?? 0)"
         case .committing: "while committing"

@@ -1,28 +1,35 @@
 public import ShareDocuments
 
-/// The sender's side of one transfer, as a state machine without I/O.
+/// The sender's side of one transfer, as a state machine without I/O (docs/PROTOCOL.md §5).
 ///
-/// The driver sends what ``start(localName:manifest:)`` returns, feeds the receiver's frames to
-/// ``receive(_:)``, streams the files when told to, and reports the end of the stream with
+/// The driver checks the receiver's key, sends what ``start(_:)`` returns (HELLO), feeds the
+/// receiver's frames to ``receive(_:)``, sends the offer with ``offer(_:)`` (or ``pair()``) once
+/// the receiver greeted it, reports its user's answer about the verification code with
+/// ``userAnswered(_:)``, streams the files when told to, and reports the end of the stream with
 /// ``finishedStreaming()``.
 public struct SenderSession: Sendable {
     /// Where the conversation stands.
     public enum State: Sendable, Hashable {
-        case idle, awaitingDecision, streaming, awaitingReceipt, done, failed
+        case idle, awaitingHello, greeted, negotiating, streaming, awaitingReceipt, done, failed
     }
 
     /// What the driver must do.
     public enum Action: Sendable, Hashable {
         /// Send this frame.
         case send(Frame)
-        /// The offer was accepted: stream every file (DATA ... FILE_END, in order), then call
+        /// The receiver's HELLO arrived. Unless it already decided (its DECISION follows), send the
+        /// offer with ``offer(_:)`` or ``pair()``; when it shows the code (COMPARE), ask the local
+        /// user and report with ``userAnswered(_:)``.
+        case greeted(Hello)
+        /// The offer was accepted and the receiver reported what it holds: stream every file (DATA
+        /// ... FILE_END, in order, continuing from `have` where the source matches), then call
         /// ``finishedStreaming()``.
-        case stream
+        case stream(have: [HaveRecord])
         /// The receiver declined.
         case declined(Decision)
-        /// The receiver's user confirmed the pairing (after ``startPairing(localName:)``).
+        /// The pairing is over and both users confirmed the code.
         case verified
-        /// The receiver committed everything; the receipt says where each item landed.
+        /// The receiver committed everything; the receipt says what became of each item.
         case completed(Receipt)
         /// The transfer failed.
         case failed(TransferFailure)
@@ -34,26 +41,63 @@ public struct SenderSession: Sendable {
     public private(set) var state: State = .idle
     /// The receiver's HELLO, once received.
     public private(set) var peer: Hello?
+    /// The receiver's decision, once received.
+    public private(set) var decision: Decision?
+    /// The local user's answer about the code, once given.
+    public private(set) var userAnswer: VerifyResult?
+    /// The features both HELLOs carry.
+    public private(set) var features: HelloFeatures = []
+    private var ownFeatures: HelloFeatures = []
     private var manifest: Manifest?
     private var isPairing = false
+    private var offerSent = false
+    private var have: [HaveRecord] = []
 
     /// Creates the machine.
     public init() {}
 
-    /// Starts the conversation: HELLO and OFFER, without waiting for the receiver's HELLO.
-    public mutating func start(localName: String, manifest: Manifest) -> [Action] {
+    /// Whether the receiver shows the verification code with this offer (its HELLO set COMPARE):
+    /// the local user must then compare it and answer with ``userAnswered(_:)``.
+    public var receiverShowsCode: Bool { peer?.flags.contains(.compare) ?? false }
+
+    /// Starts the conversation: HELLO (after the driver checked the receiver's key).
+    public mutating func start(_ hello: Hello) -> [Action] {
         guard state == .idle else { return [] }
-        self.manifest = manifest
-        state = .awaitingDecision
-        return [.send(.hello(Hello(name: Hello.sanitizedName(localName)))), .send(.offer(manifest))]
+        ownFeatures = hello.features
+        state = .awaitingHello
+        var hello = hello
+        hello.name = Hello.sanitizedName(hello.name)
+        return [.send(.hello(hello))]
     }
 
-    /// Starts a pairing: HELLO and PAIR instead of an offer.
-    public mutating func startPairing(localName: String) -> [Action] {
-        guard state == .idle else { return [] }
+    /// Sends the offer (after ``Action/greeted(_:)``).
+    public mutating func offer(_ manifest: Manifest) -> [Action] {
+        guard state == .greeted, !offerSent else { return [] }
+        self.manifest = manifest
+        offerSent = true
+        state = .negotiating
+        return OfferCodec.frames(for: manifest).map { .send($0) }
+    }
+
+    /// Asks the receiver to verify identities instead of offering documents.
+    public mutating func pair() -> [Action] {
+        guard state == .greeted, !offerSent else { return [] }
         isPairing = true
-        state = .awaitingDecision
-        return [.send(.hello(Hello(name: Hello.sanitizedName(localName)))), .send(.pair)]
+        offerSent = true
+        state = .negotiating
+        return [.send(.pair)]
+    }
+
+    /// The local user's answer to "does the receiver show the same code?".
+    public mutating func userAnswered(_ result: VerifyResult) -> [Action] {
+        guard offerSent, receiverShowsCode, userAnswer == nil, state == .negotiating else { return [] }
+        userAnswer = result
+        if result == .rejected {
+            state = .failed
+            let failure = PeerError(.cancelled, "you said the codes differ: someone may be intercepting; nothing was sent")
+            return [.send(.verify(.rejected)), .failed(.local(failure)), .close]
+        }
+        return [.send(.verify(.confirmed))] + proceedIfReady()
     }
 
     /// Handles a frame from the receiver.
@@ -64,23 +108,30 @@ public struct SenderSession: Sendable {
             return [.failed(.remote(error)), .close]
         }
         switch (state, frame) {
-        case (.awaitingDecision, .hello(let hello)) where peer == nil:
+        case (.awaitingHello, .hello(let hello)):
             peer = hello
-            return []
-        case (.awaitingDecision, .decision(let decision)) where peer != nil:
-            if isPairing {
+            features = ownFeatures.intersection(hello.features)
+            state = hello.flags.contains(.decided) ? .negotiating : .greeted
+            return [.greeted(hello)]
+        case (.negotiating, .decision(let decision)) where self.decision == nil,
+            (.greeted, .decision(let decision)) where self.decision == nil:
+            if decision.isAccepted && !offerSent {
+                return fail(WireError.unexpectedFrame(.decision, expected: "a refusal or nothing before the offer"))
+            }
+            self.decision = decision
+            guard decision.isAccepted else {
                 state = .done
-                return decision.isAccepted ? [.verified, .close] : [.declined(decision), .close]
+                return [.declined(decision), .close]
             }
-            if decision.isAccepted {
-                state = .streaming
-                return [.stream]
+            if decision.haveCount > 0 && (isPairing || !features.contains(.resume)) {
+                return fail(WireError.malformed(.decision, "HAVE records announced where resumption is not in use"))
             }
-            state = .done
-            return [.declined(decision), .close]
+            return proceedIfReady()
+        case (.negotiating, .have(let records)) where decision?.isAccepted == true:
+            return received(records)
         case (.awaitingReceipt, .receipt(let receipt)):
-            guard receipt.locations.count == manifest?.items.count else {
-                return fail(.malformed(.receipt, "\(receipt.locations.count) locations for \(manifest?.items.count ?? 0) items"))
+            guard receipt.items.count == manifest?.items.count else {
+                return fail(WireError.malformed(.receipt, "\(receipt.items.count) items for \(manifest?.items.count ?? 0)"))
             }
             state = .done
             return [.completed(receipt), .close]
@@ -89,11 +140,13 @@ public struct SenderSession: Sendable {
         default:
             let expected =
                 switch state {
-                case .awaitingDecision: peer == nil ? "HELLO" : "DECISION"
+                case .awaitingHello: "HELLO"
+                case .greeted: "nothing before the offer"
+                case .negotiating: decision == nil ? "DECISION" : "HAVE"
                 case .awaitingReceipt: "RECEIPT"
                 default: "nothing while the files are being sent"
                 }
-            return fail(.unexpectedFrame(frame.type, expected: expected))
+            return fail(WireError.unexpectedFrame(frame.type, expected: expected))
         }
     }
 
@@ -115,14 +168,14 @@ public struct SenderSession: Sendable {
     public mutating func fail(_ error: WireError) -> [Action] {
         guard state != .done && state != .failed else { return [] }
         state = .failed
-        return [.send(.error(error.peerError)), .failed(.protocolViolation(error)), .close]
+        return [.send(.error(error.peerError(from: "sender"))), .failed(.protocolViolation(error)), .close]
     }
 
     /// The connection ended.
     public mutating func connectionClosed() -> [Action] {
         switch state {
         case .done, .failed: return []
-        case .idle, .awaitingDecision:
+        case .idle, .awaitingHello, .greeted, .negotiating:
             state = .failed
             return [.failed(.connectionLost(during: "before the receiver answered the offer")), .close]
         case .streaming:
@@ -132,5 +185,39 @@ public struct SenderSession: Sendable {
             state = .failed
             return [.failed(.connectionLost(during: "before the receiver confirmed the transfer")), .close]
         }
+    }
+
+    private mutating func received(_ records: [HaveRecord]) -> [Action] {
+        guard let manifest, let decision else { return [] }
+        if have.count + records.count > Int(decision.haveCount) {
+            return fail(WireError.malformed(.have, "more records than the DECISION announced (\(decision.haveCount))"))
+        }
+        for record in records {
+            let index = Int(record.fileIndex)
+            if let last = have.last, record.fileIndex <= last.fileIndex {
+                return fail(WireError.malformed(.have, "records out of order (file \(record.fileIndex))"))
+            }
+            guard index < manifest.fileCount else {
+                return fail(WireError.malformed(.have, "a record for file \(index) of \(manifest.fileCount)"))
+            }
+            let size = manifest.entries[manifest.fileEntryIndices[index]].size
+            guard record.offset >= 1 && record.offset <= size else {
+                return fail(WireError.malformed(.have, "a record of \(record.offset) bytes for a file of \(size)"))
+            }
+            have.append(record)
+        }
+        return proceedIfReady()
+    }
+
+    private mutating func proceedIfReady() -> [Action] {
+        guard state == .negotiating, let decision, decision.isAccepted else { return [] }
+        guard have.count == Int(decision.haveCount) else { return [] }
+        if receiverShowsCode && userAnswer != .confirmed { return [] }
+        if isPairing {
+            state = .done
+            return [.verified, .close]
+        }
+        state = .streaming
+        return [.stream(have: have)]
     }
 }

@@ -13,8 +13,8 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(FrameType, String)
     /// The connection ended in the middle of a frame.
     case truncated(bufferedBytes: Int)
-    /// A HELLO with the wrong magic or an unknown version.
-    case unsupportedVersion(String)
+    /// A HELLO with the wrong magic (`peerVersion` nil) or a version this side does not speak.
+    case unsupportedVersion(peerVersion: UInt8?)
     /// An offer that breaks a rule of docs/PROTOCOL.md §4.
     case invalidOffer(ManifestError)
     /// A well-formed frame that is not allowed now.
@@ -22,8 +22,18 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file whose DATA exceeds, or FILE_END falls short of, its offered size.
     case sizeMismatch(path: String, offered: UInt64, received: UInt64)
 
-    /// The ERROR to send the peer: the code and this description.
-    public var peerError: PeerError { PeerError(errorCode, description) }
+    /// The ERROR to send the peer: the code and this description (for a version refusal, the same
+    /// facts told from the peer's side: `role` is this side's role).
+    public func peerError(from role: String) -> PeerError {
+        if case .unsupportedVersion(let version?) = self {
+            let other = role == "receiver" ? "sender" : "receiver"
+            let update = version < Hello.currentVersion ? "update share on the \(other)" : "update share on the \(role)"
+            return PeerError(
+                .unsupportedVersion,
+                "this \(role) speaks share protocol \(Hello.currentVersion) and the \(other) speaks protocol \(version): \(update)")
+        }
+        return PeerError(errorCode, description)
+    }
 
     /// The code to send to the peer in an ERROR frame.
     public var errorCode: ErrorCode {
@@ -47,7 +57,13 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
             "the peer sent a \(type) frame of \(length) bytes (the limit is \(limit))"
         case .malformed(let type, let reason): "the peer sent a malformed \(type) frame: \(reason)"
         case .truncated(let count): "the connection ended in the middle of a frame (\(count) bytes left over)"
-        case .unsupportedVersion(let detail): "the peer speaks an unsupported protocol: \(detail)"
+        case .unsupportedVersion(let version?) where version < Hello.currentVersion:
+            "the peer runs an older share (protocol \(version)) and this one speaks protocol \(Hello.currentVersion): "
+                + "update share there"
+        case .unsupportedVersion(let version?):
+            "the peer runs a newer share (protocol \(version)) and this one speaks protocol \(Hello.currentVersion): "
+                + "update share here"
+        case .unsupportedVersion(nil): "the peer does not speak the share protocol"
         case .invalidOffer(let problem): "the offer was refused: \(problem)"
         case .unexpectedFrame(let type, let expected): "the peer sent \(type) where \(expected) was expected"
         case .sizeMismatch(let path, let offered, let received):

@@ -5,6 +5,7 @@
 #   2. a tree of 10,000 files of 1-16 KiB (one bundle):  share  |  tar | socat
 #   3. peak RSS of the share sender and receiver in every share run
 #   4. discovery latency between two simulated LAN hosts (discovery-latency.sh; needs root)
+#   5. wide-area discovery latency between two routed subnets through BIND (wide-area-latency.sh; needs root)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -367,3 +368,5 @@ echo
 echo "Whole benchmark: ${BENCH_SECONDS%.*} s."
 echo
 SHARE="$SHARE" Tests/Benchmarks/discovery-latency.sh
+echo
+SHARE="$SHARE" Tests/Benchmarks/wide-area-latency.sh

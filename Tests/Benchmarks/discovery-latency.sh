@@ -18,19 +18,8 @@ if ! missing=$("$LAN" check 2>&1); then
     exit 0
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/share-discovery-bench.XXXXXX")
-WATCHER=
-RECEIVER=
-cleanup() {
-    [ -n "$RECEIVER" ] && kill "$RECEIVER" 2>/dev/null
-    # The watcher pipeline runs in a process group of its own (setsid): end all of it.
-    [ -n "$WATCHER" ] && kill -- "-$WATCHER" 2>/dev/null
-    for pid in $RECEIVER $WATCHER; do wait "$pid" 2>/dev/null || true; done
-    "$LAN" down >/dev/null 2>&1 || true
-    [ -n "${KEEP_WORK:-}" ] && echo "kept $WORK" >&2 || rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. Tests/Benchmarks/latency-support.sh
+latency_setup discovery
 
 "$LAN" up a b >/dev/null
 # `exec`, so that a background `as ...` is the process itself and its pid can be signalled.
@@ -40,18 +29,8 @@ as() {
     exec env HOME="$WORK/$who" SHARE_CONFIG_DIR="$WORK/$who/config" XDG_DATA_HOME="$WORK/$who/data" "$@"
 }
 mkdir -p "$WORK/alice" "$WORK/bob"
-now() { echo "${EPOCHREALTIME/,/.}"; }
 
-# The watcher on b; every line it prints is stamped with the time it arrived. It runs in a
-# process group of its own, so the whole pipeline can be ended at once.
-export WORK LAN SHARE
-setsid bash -c '
-    now() { echo "${EPOCHREALTIME/,/.}"; }
-    env HOME="$WORK/bob" SHARE_CONFIG_DIR="$WORK/bob/config" XDG_DATA_HOME="$WORK/bob/data" \
-        "$LAN" run b "$SHARE" peers --watch --json 2>/dev/null |
-        while IFS= read -r line; do printf "%s %s\n" "$(now)" "$line"; done > "$WORK/watch.log"' &
-WATCHER=$!
-for _ in $(seq 100); do grep -q all-for-now "$WORK/watch.log" 2>/dev/null && break; sleep 0.05; done
+start_watcher
 
 : > "$WORK/latency"
 for trial in $(seq "$TRIALS"); do
@@ -78,12 +57,8 @@ for trial in $(seq "$TRIALS"); do
     done
 done
 
-sort -g "$WORK/latency" > "$WORK/sorted"
-count=$(wc -l < "$WORK/sorted")
-median=$(awk -v n="$count" '{ v[NR] = $1 } END { if (n % 2) print v[(n + 1) / 2]; else printf "%.3f\n", (v[n / 2] + v[n / 2 + 1]) / 2 }' "$WORK/sorted")
-p95=$(awk -v n="$count" '{ v[NR] = $1 } END { i = int(0.95 * n + 0.999); if (i < 1) i = 1; print v[i] }' "$WORK/sorted")
-fastest=$(head -n 1 "$WORK/sorted")
-slowest=$(tail -n 1 "$WORK/sorted")
+read -r median p95 fastest slowest < <(latency_stats "$WORK/latency")
+count=$(wc -l < "$WORK/latency")
 met=$(awk -v m="$median" 'BEGIN { print (m < 1.0) ? "met" : "MISSED" }')
 
 printf '| %-28s | %-8s |\n' "trials" "$count"

@@ -54,24 +54,47 @@ def offer_payload(entries, total=None, mtime=1_700_000_000):
     return struct.pack(">IQ", len(entries), total) + body
 
 
-def hello(name, version=1, magic=b"SHR1"):
-    return frame(1, magic + bytes([version]) + str8(name))
+def hello(name, version=2, magic=b"SHR1", features=3, flags=0):
+    if version == 1:
+        return frame(1, magic + bytes([version]) + str8(name))
+    return frame(1, magic + bytes([version]) + str8(name) + struct.pack(">IB", features, flags))
 
 
-def decision(code, message=""):
-    return frame(3, bytes([code]) + str16(message))
+def decision(code, message="", have=0):
+    return frame(3, bytes([code]) + str16(message) + struct.pack(">I", have))
 
 
-def data(index, content):
-    return frame(4, struct.pack(">I", index) + content)
+def data(index, content, offset=0):
+    return frame(4, struct.pack(">IQB", index, offset, 0) + content)
+
+
+def zdata(index, offset, raw_length, compressed):
+    return frame(4, struct.pack(">IQBI", index, offset, 1, raw_length) + compressed)
+
+
+def verify(result):
+    return frame(9, bytes([result]))
+
+
+def have(records):
+    return frame(10, struct.pack(">I", len(records)) + b"".join(struct.pack(">IQ", i, o) + dg for (i, o, dg) in records))
+
+
+def entries_frame(entries):
+    return frame(11, b"".join(entry(k, p, mode=m, size=s, target=t, type_=ty) for (k, p, m, s, t, ty) in entries))
+
+
+def note_entry(path, text):
+    body = text.encode()
+    return bytes([4]) + str16(path) + struct.pack(">HqIQ", 0o644, 0, 0, len(body)) + str16("") + str8("") + body
 
 
 def file_end(index, digest=bytes(range(32))):
     return frame(5, struct.pack(">I", index) + digest)
 
 
-def receipt(locations):
-    return frame(6, struct.pack(">I", len(locations)) + b"".join(str16(x) for x in locations))
+def receipt(items):
+    return frame(6, struct.pack(">I", len(items)) + b"".join(bytes([outcome]) + str16(text) for (outcome, text) in items))
 
 
 def error(code, message):
@@ -123,46 +146,61 @@ def write(target, name, content):
         out.write(content)
 
 
-# The golden vectors of Tests/ShareWireTests/GoldenVectorTests.swift, byte for byte.
-GOLDEN = {
-    "hello": "01 0000000a 53485231 01 04 6465736b",
-    "decision-accept": "03 00000003 00 0000",
-    "decision-decline": "03 00000005 01 0002 6e6f",
-    "data": "04 00000006 00000002 aabb",
-    "file-end": "05 00000024 00000001 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
-    "receipt": "06 00000009 00000001 0003 7e2f78",
-    "error": "07 00000007 0005 0003 626164",
-    "offer": """02 00000083 00000003 0000000000000003
-        01 0005 612e747874 01a4 000000006553f100 00000005 0000000000000003 0000 11 7075626c69632e706c61696e2d74657874
-        02 0005 422e73627a 01ed ffffffffffffffff 00000000 0000000000000000 0000 00
-        03 0007 422e73627a2f6c 01ff 0000000000000000 00000000 0000000000000000 0001 2e 00""",
-}
+def golden_vectors():
+    """The golden vectors of docs/PROTOCOL.md Appendix A, byte for byte, by title."""
+    text = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "PROTOCOL.md"), encoding="utf-8").read()
+    block = text.split("## Appendix A. Golden vectors", 1)[1].split("```")[1]
+    vectors, title, hexes = {}, "", ""
+    for line in block.split("\n") + [""]:
+        stripped = line.strip()
+        if not stripped:
+            if title:
+                vectors[title] = bytes.fromhex(hexes)
+            title, hexes = "", ""
+        elif title.endswith(":") and all(c in "0123456789abcdefABCDEF " for c in stripped):
+            hexes += stripped.replace(" ", "")
+        else:
+            title = (title + " " + stripped).strip()
+    return vectors
+
+
+GOLDEN = golden_vectors()
 
 
 def frame_decoder_seeds():
-    golden_offer = bytes.fromhex("".join(GOLDEN["offer"].split()))
-    seeds = {"golden-" + name: bytes.fromhex("".join(text.split())) for name, text in GOLDEN.items()}
+    seeds = {}
+    for number, (title, content) in enumerate(sorted(GOLDEN.items())):
+        name = "".join(c if c.isalnum() else "-" for c in title.split(":")[0].lower())[:40].strip("-")
+        seeds["golden-%02d-%s" % (number, name)] = content
+    golden_offer = next(v for k, v in GOLDEN.items() if k.startswith("OFFER"))
+    golden_entries = next(v for k, v in GOLDEN.items() if k.startswith("ENTRIES"))
+    digest = bytes(range(32))
     seeds.update({
-        "conversation": hello("laptop \u2713") + golden_offer + decision(0) + data(0, b"\x07" * 3)
-        + file_end(0, b"\x01" * 32) + data(1, bytes((i * 31) & 0xFF for i in range(5000)))
-        + receipt(["~/Downloads/a.txt", "~/Downloads/B (2).sbz"]) + error(7, "stopped"),
+        "conversation": hello("laptop \u2713", flags=3) + golden_offer + golden_entries + verify(1) + decision(0, have=1)
+        + have([(0, 2, digest)]) + data(0, b"\x07", offset=2) + file_end(0, b"\x01" * 32)
+        + receipt([(1, "~/Downloads/a.txt"), (2, "ScaryBugs"), (3, "no app")]) + error(7, "stopped"),
         "sender-stream": hello("bob") + frame(2, offer_payload(MANIFESTS["document"])) + data(0, b"%PDF-1.7\n")
-        + data(0, b"x") + file_end(0) + data(1, b"hello") + file_end(1) + data(2, b"\x89PNG\r\n\x1a") + file_end(2)
-        + file_end(3),
-        "receiver-stream": hello("alice") + decision(0) + receipt(["~/Downloads/Report (2).pdf", "~/Downloads/Bugs.sbz"]),
-        "decline-every-code": b"".join(decision(code, "reason %d" % code) for code in range(6)),
+        + data(0, b"x", offset=9) + file_end(0) + data(1, b"hello") + file_end(1) + data(2, b"\x89PNG\r\n\x1a") + file_end(2)
+        + file_end(3) + zdata(4, 0, 64, bytes.fromhex("28b52ffd20403d000008610100948010")),
+        "receiver-stream": hello("alice", flags=7) + decision(0) + receipt([(1, "~/Downloads/Report (2).pdf"), (1, "~/Downloads/Bugs.sbz")]),
+        "offer-with-note": frame(2, struct.pack(">IQ", 2, 7) + note_entry("Note.txt", "hello") + entry(1, "x", size=2)),
+        "have-many": have([(i, i + 1, digest) for i in range(50)]),
+        "verify-both": verify(1) + verify(2) + verify(3),
+        "receipt-unknown-outcome": receipt([(9, "what")]),
+        "hello-version-1": hello("desk", version=1),
+        "decline-every-code": b"".join(decision(code, "reason %d" % code) for code in range(9)),
         "error-every-code": b"".join(error(code, "message %d" % code) for code in range(0, 13)),
         "error-long-message": error(9, "x" * 4050),
         "error-unknown-code": error(0xBEEF, "who knows"),
         "error-escapes": error(1, "\x1b[2J\u202etxt.exe"),
         "hello-bad-magic": hello("desk", magic=b"SHR2"),
-        "hello-version-2": hello("desk", version=2),
+        "hello-version-3": hello("desk", version=3),
         "hello-control-name": hello("desk\x1b]0;pwned\x07"),
         "unknown-type": frame(8, b"\x00"),
         "oversized-header": struct.pack(">BI", 4, (1 << 20) + 5),
         "truncated": hello("desk")[:-2],
         "receipt-too-many": frame(6, struct.pack(">I", 10_001)),
-        "data-empty": frame(4, struct.pack(">I", 0)),
+        "data-empty": frame(4, struct.pack(">IQB", 0, 0, 0)),
         "file-end-short": frame(5, struct.pack(">I", 0) + b"\x00" * 31),
     })
     for name, content in seeds.items():
@@ -170,7 +208,8 @@ def frame_decoder_seeds():
 
 
 def offer_seeds():
-    write("FuzzOffer", "golden", bytes.fromhex("".join(GOLDEN["offer"].split()))[5:])
+    write("FuzzOffer", "golden", next(v for k, v in GOLDEN.items() if k.startswith("OFFER"))[5:])
+    write("FuzzOffer", "note", struct.pack(">IQ", 2, 7) + note_entry("Note.txt", "hello") + entry(1, "x", size=2))
     for name, manifest in MANIFESTS.items():
         if name != "golden":
             write("FuzzOffer", name, offer_payload(manifest))

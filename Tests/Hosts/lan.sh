@@ -19,6 +19,24 @@
 #   lan.sh down [NAME...]         kill everything running on those hosts (all hosts
 #                                 when no name is given), delete their namespaces
 #
+# Routed subnets (wide-area DNS-SD, docs/WIDE-AREA.md):
+#   lan.sh up-routed A... / B...  hosts A... on subnet 1 and B... on subnet 2 (one bridge each),
+#                                 joined by a host "router" that forwards IPv4 and IPv6 between
+#                                 them and runs BIND (named) with docs/wide-area/named.conf: the
+#                                 zone office.example (updates signed with the key share-team),
+#                                 an empty zone campus.example, and the subnets' reverse zones
+#                                 naming office.example as browse domain. Subnet k is
+#                                 10.232.k.0/24 and fd00:232:k::/64 (router .1 / ::1, hosts
+#                                 .11, .12, ...); 10.232.9.9 and fd00:232:9::9 are dead (the router
+#                                 drops what is sent there). Each host's resolver asks the router
+#                                 (resolv.conf: nameserver, "search office.example").
+#   lan.sh addr6 NAME             on a routed host: its global IPv6 address
+#   lan.sh resolv NAME [FILE]     replace the host's resolv.conf with FILE (or stdin)
+#   lan.sh named-dir              print named's folder (named.conf, zones, named.log, and the keys
+#                                 share-team.key and lab-other.key, both allowed to update)
+#   lan.sh restart-named          restart named (after editing named.conf in named-dir)
+#   lan.sh check-routed           like check, for up-routed (named and tsig-keygen too)
+#
 # Environment:
 #   SHARE_LAN_PREFIX   namespace prefix (default "shlan"); runs that may overlap
 #                      must use different prefixes
@@ -32,7 +50,9 @@
 #
 # Inside `run`, DBUS_SYSTEM_BUS_ADDRESS points at the host's own bus, so any Avahi
 # client (avahi-browse, libavahi-client) talks to that host's daemon, and
-# if_indextoname() sees the host's interfaces (eth0 plus lo).
+# if_indextoname() sees the host's interfaces (eth0 plus lo). `run` also puts the host's
+# resolv.conf over /etc/resolv.conf (a private mount namespace): the router on a routed host,
+# loopback (no DNS) on the flat LAN.
 set -euo pipefail
 
 # Close every inherited descriptor but stdin, stdout and stderr (and 255, bash's own
@@ -47,6 +67,8 @@ done
 if [ -n "${SHARE_LAN_TRACE:-}" ]; then exec 19>>"$SHARE_LAN_TRACE"; BASH_XTRACEFD=19; set -x; fi
 
 PREFIX=${SHARE_LAN_PREFIX:-shlan}
+ROUTED=10.232
+ROUTED6=fd00:232
 STATE=${SHARE_LAN_STATE:-/tmp/share-lan-$PREFIX}
 SUBNET=${SHARE_LAN_SUBNET:-10.231.0}
 OWNER=${SHARE_LAN_OWNER:-$PPID}
@@ -64,7 +86,7 @@ check_name() {
 check() {
   local missing=0
   [ "$(id -u)" = 0 ] || { echo "not running as root (network namespaces need root)"; missing=1; }
-  for bin in ip dbus-daemon avahi-daemon unshare; do
+  for bin in ip dbus-daemon avahi-daemon unshare ${NEED_NAMED:+named tsig-keygen}; do
     command -v "$bin" >/dev/null 2>&1 || { echo "missing program: $bin"; missing=1; }
   done
   if [ $missing = 0 ]; then
@@ -114,7 +136,7 @@ down_host() {
   local name=$1 d="$STATE/$1"
   # dbus-daemon and avahi-daemon live in the namespace too; their pid files
   # cover a daemon that somehow left it.
-  for f in avahi.pid dbus.pid; do
+  for f in avahi.pid dbus.pid named.pid; do
     [ -s "$d/$f" ] && kill -TERM "$(cat "$d/$f")" 2>/dev/null || true
   done
   kill_namespace "$(host_ns "$name")"
@@ -220,8 +242,9 @@ stop_avahi() {
   : > "$d/avahi.pid"
 }
 
+# up_host NAME INDEX [SUBNET-NUMBER]: without a subnet number, a host of the flat LAN.
 up_host() {
-  local name=$1 idx=$2 d="$STATE/$1" ns
+  local name=$1 idx=$2 net=${3:-} d="$STATE/$1" ns
   ns=$(host_ns "$name")
   mkdir -p "$d"
   ip netns add "$ns"
@@ -229,14 +252,99 @@ up_host() {
   # once, instead of after a second or two of tentative state.
   ip netns exec "$ns" sh -c 'echo 0 > /proc/sys/net/ipv6/conf/all/accept_dad; echo 0 > /proc/sys/net/ipv6/conf/default/accept_dad'
   ip link add "v-$name" netns "$SWITCH" type veth peer name eth0 netns "$ns"
-  ip -n "$SWITCH" link set "v-$name" master "$BRIDGE" up
-  ip -n "$ns" addr add "$SUBNET.$idx/24" dev eth0
+  local bridge=$BRIDGE
+  [ -z "$net" ] || bridge="br$net"
+  ip -n "$SWITCH" link set "v-$name" master "$bridge" up
   ip -n "$ns" link set lo up
-  ip -n "$ns" link set eth0 up
-  echo "$SUBNET.$idx" > "$d/ipv4"
+  if [ -n "$net" ]; then
+    ip -n "$ns" addr add "$ROUTED.$net.$idx/24" dev eth0
+    ip -n "$ns" addr add "$ROUTED6:$net::$idx/64" dev eth0 nodad
+    ip -n "$ns" link set eth0 up
+    ip -n "$ns" route add default via "$ROUTED.$net.1"
+    ip -n "$ns" -6 route add default via "$ROUTED6:$net::1"
+    echo "$ROUTED.$net.$idx" > "$d/ipv4"
+    echo "$ROUTED6:$net::$idx" > "$d/ipv6"
+    printf 'nameserver %s\nsearch office.example\noptions timeout:1 attempts:2\n' "$ROUTED.1.1" > "$d/resolv.conf"
+  else
+    ip -n "$ns" addr add "$SUBNET.$idx/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    echo "$SUBNET.$idx" > "$d/ipv4"
+    # No DNS on the flat LAN: a resolver that asks loopback, where nothing answers, so that no
+    # query (share peers looks for wide-area browse domains) ever goes to this machine's own.
+    printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' > "$d/resolv.conf"
+  fi
   write_configs "$name"
   start_dbus "$name"
   launch_avahi "$name"
+}
+
+# The router of a routed LAN: one leg on each subnet's bridge, forwarding, a dead range, named.
+up_router() {
+  local count=$1 d="$STATE/router" ns net
+  ns=$(host_ns router)
+  mkdir -p "$d"
+  ip netns add "$ns"
+  ip netns exec "$ns" sh -c 'echo 0 > /proc/sys/net/ipv6/conf/all/accept_dad; echo 0 > /proc/sys/net/ipv6/conf/default/accept_dad'
+  ip netns exec "$ns" sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward; echo 1 > /proc/sys/net/ipv6/conf/all/forwarding'
+  ip -n "$ns" link set lo up
+  for net in $(seq "$count"); do
+    ip -n "$SWITCH" link add "br$net" type bridge
+    ip -n "$SWITCH" link set "br$net" type bridge mcast_snooping 0
+    ip -n "$SWITCH" link set "br$net" up
+    ip link add "v-router$net" netns "$SWITCH" type veth peer name "r$net" netns "$ns"
+    ip -n "$SWITCH" link set "v-router$net" master "br$net" up
+    ip -n "$ns" addr add "$ROUTED.$net.1/24" dev "r$net"
+    ip -n "$ns" addr add "$ROUTED6:$net::1/64" dev "r$net" nodad
+    ip -n "$ns" link set "r$net" up
+  done
+  # A dead DNS server: what is sent to 10.232.9.0/24 or fd00:232:9::/64 is dropped silently.
+  ip -n "$ns" route add blackhole "$ROUTED.9.0/24"
+  ip -n "$ns" -6 route add blackhole "$ROUTED6:9::/64"
+  write_named "$count"
+  start_named
+}
+
+# named.conf and zones from the example in docs/wide-area, with the lab's paths and addresses.
+write_named() {
+  local count=$1 d="$STATE/router/named" example net listen="" listen6=""
+  example="$(cd "$(dirname "$0")/../.." && pwd)/docs/wide-area"
+  mkdir -p "$d"
+  for net in $(seq "$count"); do listen="$listen $ROUTED.$net.1;"; listen6="$listen6 $ROUTED6:$net::1;"; done
+  tsig-keygen -a hmac-sha256 share-team > "$d/share-team.key"
+  # A second key with the same rights, for another machine than the team's (name conflicts).
+  tsig-keygen -a hmac-sha256 lab-other > "$d/lab-other.key"
+  chmod 600 "$d/share-team.key" "$d/lab-other.key"
+  sed -e "s|directory \"/var/cache/bind\";|directory \"$d\"; pid-file \"$d/named.pid\"; session-keyfile \"$d/session.key\";|" \
+      -e "s|listen-on { 192.0.2.53; 127.0.0.1; };|listen-on {$listen };|" \
+      -e "s|listen-on-v6 { 2001:db8::53; };|listen-on-v6 {$listen6 };|" \
+      -e "s|/etc/bind/share-team.key|$d/share-team.key|" \
+      -e "s|/var/lib/bind/|$d/|" \
+      -e "s|^\( *\)grant share-team zonesub \(.*\)$|&\n\1grant lab-other zonesub \2|" "$example/named.conf" > "$d/named.conf"
+  echo "include \"$d/lab-other.key\";" >> "$d/named.conf"
+  sed -e "s|192.0.2.53|$ROUTED.1.1|" -e "s|2001:db8::53|$ROUTED6:1::1|" "$example/office.example.zone" > "$d/office.example.zone"
+  {
+    echo 'controls { };'
+    echo 'logging { channel lab { stderr; severity info; print-time yes; };'
+    echo '          category default { lab; }; category update { lab; }; category update-security { lab; }; };'
+    echo "zone \"campus.example\" { type primary; file \"$d/campus.example.zone\"; update-policy { grant share-team zonesub PTR SRV TXT A AAAA; }; };"
+    for net in $(seq "$count"); do
+      echo "zone \"$net.${ROUTED#10.}.10.in-addr.arpa\" { type primary; file \"$d/reverse.zone\"; };"
+    done
+  } >> "$d/named.conf"
+  sed -n '1,/IN NS/p' "$d/office.example.zone" | sed 's/office.example zone/campus.example zone/' > "$d/campus.example.zone"
+  cp "$example/reverse.zone" "$d/reverse.zone"
+}
+
+start_named() {
+  local d="$STATE/router/named"
+  ip netns exec "$(host_ns router)" named -g -c "$d/named.conf" > "$d/named.log" 2>&1 < /dev/null &
+  echo $! > "$STATE/router/named.pid"
+  for _ in $(seq 200); do
+    grep -q 'running$' "$d/named.log" 2>/dev/null && return 0
+    kill -0 "$(cat "$STATE/router/named.pid")" 2>/dev/null || break
+    sleep 0.05
+  done
+  die "named did not start; see $d/named.log"
 }
 
 need_host() {
@@ -248,9 +356,12 @@ cmd=${1:-}; shift || true
 case "$cmd" in
   check)
     check ;;
-  up)
-    [ $# -gt 0 ] || die "usage: lan.sh up NAME..."
-    for h in "$@"; do check_name "$h"; done
+  check-routed)
+    NEED_NAMED=1 check ;;
+  up|up-routed)
+    [ $# -gt 0 ] || die "usage: lan.sh up NAME... | lan.sh up-routed NAME... / NAME..."
+    for h in "$@"; do [ "$h" = / ] || check_name "$h"; [ "$h" != router ] || die "'router' is the router's name"; done
+    [ "$cmd" = up ] || NEED_NAMED=1
     check >&2 || die "cannot create hosts (see above)"
     if [ -s "$STATE/owner" ]; then
       old=$(cat "$STATE/owner")
@@ -263,19 +374,46 @@ case "$cmd" in
     echo "$OWNER" > "$STATE/owner"
     trap 'echo "lan.sh: up failed; removing the hosts" >&2; down_all' ERR
     up_switch
-    i=10
-    for h in "$@"; do i=$((i+1)); up_host "$h" "$i"; done
-    for h in "$@"; do wait_avahi "$h"; done
+    if [ "$cmd" = up ]; then
+      i=10
+      for h in "$@"; do i=$((i+1)); up_host "$h" "$i"; done
+    else
+      up_router 2
+      net=1; i=10
+      for h in "$@"; do
+        if [ "$h" = / ]; then net=2; i=10; continue; fi
+        i=$((i+1)); up_host "$h" "$i" "$net"
+      done
+    fi
+    for h in "$@"; do [ "$h" = / ] || wait_avahi "$h"; done
     trap - ERR ;;
   run)
     [ $# -ge 2 ] || die "usage: lan.sh run NAME CMD..."
     need_host "$1"; h=$1; shift
+    if [ -f "$STATE/$h/resolv.conf" ]; then
+      # The host's own resolver configuration, in a mount namespace of the command's own.
+      exec ip netns exec "$(host_ns "$h")" unshare -m sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' \
+        "$STATE/$h/resolv.conf" env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$STATE/$h/bus" "$@"
+    fi
     exec ip netns exec "$(host_ns "$h")" env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$STATE/$h/bus" "$@" ;;
   addr)
     need_host "${1:-}"; cat "$STATE/$1/ipv4" ;;
   addr6)
     need_host "${1:-}"
+    if [ -f "$STATE/$1/ipv6" ]; then cat "$STATE/$1/ipv6"; exit 0; fi
     ip -n "$(host_ns "$1")" -6 -o addr show dev eth0 scope link | awk '{sub(/\/.*/, "", $4); print $4; exit}' ;;
+  resolv)
+    need_host "${1:-}"
+    if [ -n "${2:-}" ]; then cp "$2" "$STATE/$1/resolv.conf"; else cat > "$STATE/$1/resolv.conf"; fi ;;
+  named-dir)
+    [ -d "$STATE/router/named" ] || die "no router here (lan.sh up-routed)"
+    echo "$STATE/router/named" ;;
+  restart-named)
+    [ -s "$STATE/router/named.pid" ] || die "no router here (lan.sh up-routed)"
+    pid=$(cat "$STATE/router/named.pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    start_named ;;
   stop-avahi)
     need_host "${1:-}"; stop_avahi "$1" ;;
   start-avahi)
@@ -290,5 +428,5 @@ case "$cmd" in
       if [ -z "$(ls -A "$STATE" 2>/dev/null | grep -v '^owner$')" ]; then down_all; fi
     fi ;;
   *)
-    sed -n '2,34p' "$0"; exit 64 ;;
+    sed -n '2,50p' "$0"; exit 64 ;;
 esac

@@ -29,7 +29,7 @@ import Testing
         let received = await receiver.wait(timeout: .seconds(10))
 
         #expect(first.status == 0 && second.status == 0)
-        #expect(first.stdout.hasSuffix("  Potato Bug.sbz -> imported by ScaryBugs\n"))
+        #expect(first.stdout.hasSuffix("  Potato Bug.sbz: imported by \"ScaryBugs\"\n"))
         let items = jsonLines(received.stdout).filter { $0["event"] as? String == "received" }.compactMap {
             ($0["items"] as? [[String: Any]])?.first
         }
@@ -74,8 +74,8 @@ import Testing
         #expect(sent.status == 0)
         #expect(
             sent.stdout.hasSuffix(
-                "  Pale Ale.btkr -> imported by BeerTracker\n"
-                    + "  mystery.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
+                "  Pale Ale.btkr: imported by \"BeerTracker\"\n"
+                    + "  mystery.btkr: kept in the receiver's inbox: BeerTracker could not import it\n"))
         #expect(received.status == 0)
         let entries =
             jsonObject(await bob.run(["inbox", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: ""))?[
@@ -135,9 +135,7 @@ import Testing
 
         let report = try #require(jsonObject(sent.stdout))
         #expect(
-            (report["items"] as? [[String: Any]])?.compactMap { $0["location"] as? String } == [
-                "imported by CustomFile", "imported by CustomFile",
-            ])
+            (report["items"] as? [[String: Any]])?.compactMap { $0["application"] as? String } == ["CustomFile", "CustomFile"])
         let listed = await bob.runTool("customfile", ["list"])
         #expect(listed.stdout == "Trip: Trip: A day out (with a photo)\nTrip (2): Trip: Same title\n")
         #expect(
@@ -167,7 +165,7 @@ import Testing
         _ = await receiver.wait(timeout: .seconds(30))
 
         #expect(
-            sent.stdout.hasSuffix("  Monday.jentry -> imported by Journal\n  recipe.clip -> imported by Scrapbook\n"))
+            sent.stdout.hasSuffix("  Monday.jentry: imported by \"Journal\"\n  recipe.clip: imported by \"Scrapbook\"\n"))
         let container = bob.home + "/.local/share/group.com.example.notes/Documents"
         // Journal lists what Scrapbook imported, and the other way round.
         let seenByJournal = await bob.runTool("notesgroup", ["list", journal])

@@ -24,6 +24,7 @@ SUBCOMMANDS:
   inbox                   List, retry or remove documents waiting in the inbox.
   identity                Show this machine's device name and fingerprint.
   config                  Show and change settings: folder, port, policy, ...
+  completion              Print a completion script for bash, zsh or fish.
 
 EXIT CODES:
   0   success
@@ -45,19 +46,22 @@ the folder. The receiver checks every file's SHA-256 before it keeps anything.
 
 PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a
 prefix of a peer's fingerprint, or HOST:PORT. A peer found by name must present
-the key whose fingerprint it advertises, or nothing is sent. Several --to send
-the same documents to several peers at once. Without --to, on a terminal, share
-lists the receivers nearby as they appear and you choose: up and down move,
-space chooses several, typing filters by name, enter sends, escape cancels.
+the key whose fingerprint it advertises, and the name of a peer you verified
+means that peer's key, wherever it is: nothing is sent to another machine that
+took the name. Several --to send the same documents to several peers at once.
+Without --to, on a terminal, share lists the receivers nearby as they appear and
+you choose: up and down move, space chooses several, typing filters by name,
+enter sends, escape cancels.
 
 '-' sends standard input as one file called --name: it is saved to a private
 temporary file first (in $TMPDIR, else /tmp; never filling the disk), so its
 size and SHA-256 are known before it is offered, and deleted afterwards.
 
-On first contact with a peer, both sides show a verification code; on a terminal
-you are asked to confirm that the receiver shows the same one, and the receiver
-is then remembered as verified. A verified peer that comes back with a different
-key is refused.
+Nothing but a greeting is sent before the receiver's key passed these checks.
+When the receiver's user decides on a terminal and one of you has not verified
+the other, both sides show the same verification code: confirm it here, and each
+side remembers the other as verified. A send without a terminal stays
+unverified, and says so once per receiver.
 
 USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--json]
 

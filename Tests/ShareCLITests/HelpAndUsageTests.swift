@@ -75,7 +75,7 @@ import Testing
                 ["peers", "--wait", "2", "--watch"],
                 """
                 Error: --wait and --watch cannot be used together
-                Usage: share peers [--wait <seconds>] [--watch] [--json]
+                Usage: share peers [--wait <seconds>] [--watch] [--json] [--domain <domain>]
                   See 'share peers --help' for more information.
 
                 """

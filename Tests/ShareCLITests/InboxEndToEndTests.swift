@@ -30,7 +30,7 @@ import Testing
 
         #expect(sent.status == 0, "the transfer itself succeeded")
         #expect(
-            sent.stdout.hasSuffix("  stout.btkr -> kept in the receiver's inbox: BeerTracker could not import it\n"))
+            sent.stdout.hasSuffix("  stout.btkr: kept in the receiver's inbox: BeerTracker could not import it\n"))
         #expect(received.status == 0)
         let item = try #require((jsonLines(received.stdout).last?["items"] as? [[String: Any]])?.first)
         #expect(item["outcome"] as? String == "kept")
@@ -121,7 +121,7 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir.at("downloads/urgent.txt")) == Data("now\n".utf8))
         let sent = await slow.wait(timeout: .seconds(30))
         #expect(sent.status == 0)
-        #expect(sent.stdout.hasSuffix("  siesta.nap -> kept in the receiver's inbox: Sloth did not finish in time\n"))
+        #expect(sent.stdout.hasSuffix("  siesta.nap: kept in the receiver's inbox: Sloth did not finish in time\n"))
         receiver.signal(SIGTERM)
         let received = await receiver.wait(timeout: .seconds(10))
         let item = try #require(

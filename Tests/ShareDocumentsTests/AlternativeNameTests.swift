@@ -31,5 +31,14 @@ import Testing
         #expect(DisplayText.escape("invoice\u{202E}fdp.exe") == "invoice\\u{202E}fdp.exe")
         #expect(DisplayText.escape("line\r\nbreak") == "line\\u{D}\\u{A}break")
         #expect(DisplayText.escape("日本語 ✓") == "日本語 ✓")
+        // Invisible characters and the spaces around a name are made visible.
+        #expect(DisplayText.escape("pay\u{AD}pal") == "pay\\u{AD}pal")
+        #expect(DisplayText.escape("desk\u{180E}") == "desk\\u{180E}")
+        #expect(DisplayText.escape("\u{3164}desk") == "\\u{3164}desk")
+        #expect(DisplayText.escape("desk\u{E0041}\u{E0042}") == "desk\\u{E0041}\\u{E0042}")
+        #expect(DisplayText.escape("a\u{2066}b\u{2069}") == "a\\u{2066}b\\u{2069}")
+        #expect(DisplayText.escape("desk ") == "desk\\u{20}")
+        #expect(DisplayText.escape(" desk") == "\\u{20}desk")
+        #expect(DisplayText.escape("my desk") == "my desk")
     }
 }

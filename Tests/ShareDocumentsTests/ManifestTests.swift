@@ -42,9 +42,15 @@ func link(_ path: String, to target: String) -> ManifestEntry {
             ([file("b/x"), folder("b")], .missingParent(path: "b/x")),
             ([folder("a"), file("b"), file("a/x")], .notContiguous(path: "a/x")),
             ([file("a"), file("a")], .duplicatePath(path: "a")),
-            ([file("Photo.JPG"), file("photo.jpg")], .collidingPaths(path: "photo.jpg", other: "Photo.JPG")),
-            ([folder("d"), file("d/caf\u{E9}"), file("d/cafe\u{301}")],
-             .collidingPaths(path: "d/cafe\u{301}", other: "d/caf\u{E9}")),
+            ([ManifestEntry.note(name: "n.txt", text: "hi"), ManifestEntry(kind: .note, path: "m.txt", mode: 0o644, size: 3, content: [0x68, 0x69])],
+             .invalidNote(path: "m.txt", reason: "declares 3 bytes but carries 2")),
+            ([ManifestEntry(kind: .note, path: "n.txt", mode: 0o644, size: 1, content: [0xFF])],
+             .invalidNote(path: "n.txt", reason: "is not valid UTF-8 text")),
+            ([folder("d"), ManifestEntry.note(name: "d/n.txt", text: "hi")], .invalidNote(path: "d/n.txt", reason: "is inside a folder")),
+            ([ManifestEntry(kind: .file, path: "f", mode: 0o644, size: 1, content: [0x41])],
+             .invalidNote(path: "f", reason: "is not a note but carries content")),
+            ([ManifestEntry.note(name: "n.txt", text: String(repeating: "x", count: 16_385))],
+             .invalidNote(path: "n.txt", reason: "holds 16385 bytes (the limit is 16384)")),
             ([file("x", mode: 0o4755)], .invalidMode(path: "x", mode: 0o4755)),
             ([file("x", mode: 0o1777)], .invalidMode(path: "x", mode: 0o1777)),
             ([ManifestEntry(kind: .directory, path: "d", mode: 0o755, size: 3)], .sizeOnNonFile(path: "d")),
@@ -61,6 +67,40 @@ func link(_ path: String, to target: String) -> ManifestEntry {
         for (entries, expected) in cases {
             #expect(throws: expected, "entries \(entries.map(\.path))") { try Manifest(entries: entries) }
         }
+    }
+
+    @Test func namesThatDifferOnlyInCaseAreValidAndListed() throws {
+        let manifest = try Manifest(entries: [
+            file("Photo.JPG"), file("photo.jpg"), folder("d"), file("d/caf\u{E9}"), file("d/cafe\u{301}"), file("d/other"),
+        ])
+        #expect(manifest.caseCollisions == [
+            Manifest.CaseCollision(first: "Photo.JPG", second: "photo.jpg"),
+            Manifest.CaseCollision(first: "d/caf\u{E9}", second: "d/cafe\u{301}"),
+        ])
+        #expect(try Manifest(entries: [file("a"), file("b")]).caseCollisions.isEmpty)
+        // Canonically equivalent spellings are two names on disk, not one listed twice.
+        #expect(throws: ManifestError.duplicatePath(path: "d/caf\u{E9}")) {
+            try Manifest(entries: [folder("d"), file("d/caf\u{E9}"), file("d/caf\u{E9}")])
+        }
+    }
+
+    @Test func notesAreItemsWhoseContentTravelsInTheOffer() throws {
+        let manifest = try Manifest(entries: [file("a", size: 3), ManifestEntry.note(name: "Note.txt", text: "héllo")], declaredTotal: 9)
+        #expect(manifest.items.map(\.kind) == [.file, .note])
+        #expect(manifest.fileCount == 1)
+        #expect(manifest.items[1].byteCount == 6)
+    }
+
+    @Test func aLinkMustStayInsideWhetherTheFolderHonoursCaseOrNot() {
+        // On ext4, `Up` is the folder and the walk goes B/Up/.. = B, then .. leaves B. A resolver
+        // that followed the link `up` instead (ignoring case) would wrongly find this inside.
+        let escapes = [
+            folder("B"), folder("B/Up"), folder("B/a"), folder("B/a/b"), link("B/up", to: "a/b/c"), link("B/l", to: "Up/../../z"),
+        ]
+        #expect(throws: ManifestError.linkLeavesBundle(path: "B/l", target: "Up/../../z")) { try Manifest(entries: escapes) }
+        // On a case-insensitive folder `UP` is the link `up` (-> ..), so `UP/..` is above B.
+        let foldedEscape = [folder("B"), folder("B/s"), link("B/s/up", to: ".."), link("B/s/l", to: "UP/../x")]
+        #expect(throws: ManifestError.linkLeavesBundle(path: "B/s/l", target: "UP/../x")) { try Manifest(entries: foldedEscape) }
     }
 
     @Test func refusesLinksThatLeaveTheirBundle() {

@@ -35,7 +35,7 @@ import Testing
         let harness = try ReceiverHarness(in: dir)
         FileTree.writeText(dir.at("secret.txt"), "secret")
         var sender = try TestSender(in: dir)
-        sender.options.expectedFingerprintPrefix = "00000000deadbeef"
+        sender.options.expectedKey = .advertised(prefix: "00000000deadbeef", name: "desk")
         #expect {
             _ = try sender.send([dir.at("secret.txt")], to: harness)
         } throws: { error in

@@ -117,7 +117,7 @@ struct HostileScene {
         case .declined(_, let decision): "declined: \(decision.code)"
         case .received(let transfer): "received: \(transfer.items.map(\.name))"
         case .paired: "paired"
-        case .identityChanged: "identity changed"
+        case .refusedSender(_, _, _, let decision): "refused sender: \(decision.code)"
         case nil: "nothing"
         }
     }

@@ -147,7 +147,7 @@ import Glibc
         let cases: [([RawOffer.Entry], String)] = [
             ([.init(kind: 2, path: "B", mode: 0o755), .init(kind: 3, path: "B/l", mode: 0o777, target: "../../.ssh")], "outside its folder"),
             ([.init(kind: 2, path: "B", mode: 0o755), .init(kind: 3, path: "B/l", mode: 0o777, target: "/home")], "unsafe target"),
-            ([.init(path: "Report.PDF"), .init(path: "report.pdf")], "differ only in case"),
+            ([.init(path: "report.pdf"), .init(path: "report.pdf")], "is listed twice"),
             ([.init(path: "run.sh", mode: 0o4755)], "only permission bits"),
             ([.init(kind: 2, path: "B", mode: 0o755), .init(path: "C/x")], "listed before (or without) its folder"),
         ]
@@ -165,10 +165,10 @@ import Glibc
     @Test func tooManyEntriesAreRefusedBeforeTheyAreRead() throws {
         let scene = try HostileScene("hostile-count")
         try scene.run {
-            let offer = RawOffer.frame([.init(path: "a")], count: 100_001)
+            let offer = RawOffer.frame([.init(path: "a")], count: 1_000_001)
             let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
             #expect(error?.code == .limitExceeded)
-            #expect(error?.message.contains("100001 entries (the limit is 100000)") == true)
+            #expect(error?.message.contains("1000001 entries (the limit is 1000000)") == true)
             _ = scene.hostileOutcome()
         }
     }
@@ -199,7 +199,9 @@ import Glibc
                 let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
                 var bytes = FrameEncoder.encode(.hello(Hello(name: "liar"))) + RawOffer.frame([.init(path: "ten.bin", size: 10)])
                 try connection.writeRaw(bytes)
-                bytes = FrameEncoder.encode(.data(fileIndex: 0, bytes: [UInt8](repeating: 1, count: data)))
+                _ = try connection.receive()  // HELLO
+                _ = try connection.receive()  // DECISION
+                bytes = FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [UInt8](repeating: 1, count: data))))
                 bytes += FrameEncoder.encode(.fileEnd(fileIndex: 0, sha256: [UInt8](repeating: 0, count: 32)))
                 try? connection.writeRaw(bytes)
                 let error = HostileSender.firstError(from: connection)
@@ -219,10 +221,57 @@ import Glibc
             try connection.writeRaw(bytes)
             _ = try connection.receive()  // HELLO
             _ = try connection.receive()  // DECISION
-            bytes = FrameEncoder.encode(.data(fileIndex: 0, bytes: [UInt8](repeating: 7, count: 60_000)))
+            bytes = FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [UInt8](repeating: 7, count: 60_000))))
             try connection.writeRaw(Array(bytes.prefix(30_000)))
             connection.close()
             #expect(scene.hostileOutcomeText().contains("the connection ended in the middle of a frame"))
+        }
+    }
+
+    @Test func aSenderThatDripsDataIsCutOffAndToldWhy() throws {
+        let scene = try HostileScene("hostile-drip") {
+            $0.rateWindow = .seconds(2)
+            $0.minimumRate = 1 << 10
+        }
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "drip"))) + RawOffer.frame([.init(path: "slow.bin", size: 100_000)]))
+            _ = try connection.receive()  // HELLO
+            _ = try connection.receive()  // DECISION
+            // A DATA frame of 50 KB, one byte every 200 ms: every read succeeds, the frame never ends.
+            let frame = FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [UInt8](repeating: 7, count: 50_000))))
+            let started = ContinuousClock.now
+            var sent = 0
+            var error: PeerError?
+            while sent < 40, ContinuousClock.now - started < .seconds(8), error == nil {
+                if (try? connection.writeRaw([frame[sent]])) == nil { break }
+                sent += 1
+                usleep(200_000)
+                if case .error(let refusal)? = try? connection.receiveIfReady() { error = refusal }
+            }
+            if error == nil { error = HostileSender.firstError(from: connection) }
+            connection.close()
+            #expect(error?.code == .timedOut)
+            #expect(error?.message.contains("the sender is too slow") == true, "\(error?.message ?? "no error")")
+            #expect(scene.hostileOutcomeText().contains("too slow"))
+        }
+    }
+
+    @Test func aSenderThatFallsSilentIsToldTheReceiverTimedOut() throws {
+        let scene = try HostileScene("hostile-mute")
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "mute"))) + RawOffer.frame([.init(path: "mute.bin", size: 100_000)]))
+            _ = try connection.receive()  // HELLO
+            _ = try connection.receive()  // DECISION
+            try connection.writeRaw(FrameEncoder.encode(.data(DataChunk(fileIndex: 0, offset: 0, bytes: [1, 2, 3]))))
+            let error = HostileSender.firstError(from: connection)
+            connection.close()
+            #expect(error?.code == .timedOut)
+            #expect(error?.message.contains("heard nothing from the sender for 5 s") == true, "\(error?.message ?? "no error")")
+            _ = scene.hostileOutcome()
         }
     }
 

@@ -5,6 +5,7 @@ import ShareTLS
 import ShareTestSupport
 import ShareTransport
 import ShareWire
+import Synchronization
 import Testing
 
 /// A deliberately misbehaving receiver: a real TLS server that answers a sender with any bytes.
@@ -40,6 +41,7 @@ final class HostileReceiver: Sendable {
         FileTree.writeFile(dir.at("doc.bin"), size: 3_000_000, seed: 3)
         var sender = try TestSender(in: dir)
         sender.options.decisionTimeout = decisionTimeout
+        sender.options.unattendedDecisionTimeout = decisionTimeout
         sender.options.idleTimeout = decisionTimeout
         let prepared = try PreparedSend.scan([dir.at("doc.bin")])
         do {
@@ -84,7 +86,7 @@ final class HostileReceiver: Sendable {
             Self.readOffer(connection)
         }
         let error = try send(dir, to: receiver)
-        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a RECEIPT frame of 2147483647 bytes (the limit is 4194304)")
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a RECEIPT frame of 2147483647 bytes (the limit is 16777216)")
     }
 
     @Test func aReceiptThatDoesNotNameEveryItem() throws {
@@ -96,10 +98,10 @@ final class HostileReceiver: Sendable {
             while let frame = try? connection.receive() {
                 if case .fileEnd = frame { break }
             }
-            try? connection.send(.receipt(Receipt(locations: ["~/a", "~/b"])))
+            try? connection.send(.receipt(Receipt(items: [ReceiptItem(.placed, "~/a"), ReceiptItem(.placed, "~/b")])))
         }
         let error = try send(dir, to: receiver)
-        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a malformed RECEIPT frame: 2 locations for 1 items")
+        #expect(error.map { "\($0)" } == "the transfer failed: the peer sent a malformed RECEIPT frame: 2 items for 1")
     }
 
     @Test func aReceiverThatHangsUpMidTransfer() throws {
@@ -124,7 +126,7 @@ final class HostileReceiver: Sendable {
             usleep(3_000_000)
         }
         let error = try send(dir, to: receiver, decisionTimeout: .seconds(1))
-        #expect(error.map { "\($0)" } == "127.0.0.1:\(receiver.listener.port) did not answer in time (waiting for the peer)")
+        #expect(error.map { "\($0)" } == "the transfer failed: no decision came within 1 s")
     }
 
     @Test func aReceiverWithAnExpiredCertificateIsRefused() throws {
@@ -136,5 +138,72 @@ final class HostileReceiver: Sendable {
         }
         let error = try send(dir, to: receiver)
         #expect(error.map { "\($0)" }?.contains("expired") == true)
+    }
+
+    @Test func aReceiverThatNeverGreetsIsGivenUpOnAndNamed() throws {
+        let dir = TemporaryDirectory("hostile-rx-mute")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()
+            usleep(3_000_000)
+        }
+        FileTree.writeText(dir.at("a.txt"), "a")
+        var sender = try TestSender(in: dir)
+        sender.options.connectTimeout = .seconds(1)
+        #expect {
+            _ = try Sender.send(try PreparedSend.scan([dir.at("a.txt")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { "\($0)".contains("the receiver did not answer the greeting within 1 s") }
+    }
+
+    @Test func aReceiverThatStopsReadingIsNoticedAsAStall() throws {
+        let dir = TemporaryDirectory("hostile-rx-asleep")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()
+            try? connection.send(.hello(Hello(name: "sleepy")))
+            _ = try? connection.receive()
+            try? connection.send(.decision(.accept))
+            usleep(6_000_000)  // asleep: reads nothing more
+        }
+        FileTree.writeSparseFile(dir.at("big.img"), size: 256 << 20)
+        var sender = try TestSender(in: dir)
+        sender.options.idleTimeout = .seconds(1)
+        let started = ContinuousClock.now
+        #expect {
+            _ = try Sender.send(try PreparedSend.scan([dir.at("big.img")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { "\($0)".contains("the receiver took no data for 1 s") }
+        #expect(ContinuousClock.now - started < .seconds(5), "noticed within the stall time, not after minutes")
+    }
+
+    @Test func anImpostorForAVerifiedPeerReceivesNothingButARefusal() throws {
+        let dir = TemporaryDirectory("hostile-rx-impostor")
+        let received = Mutex<[Frame]>([])
+        let receiver = try HostileReceiver(in: dir) { connection in
+            // It answers like a real receiver that accepts everything.
+            while let frame = try? connection.receive() {
+                received.withLock { $0.append(frame) }
+                if case .hello = frame { try? connection.send(.hello(Hello(name: "bob"))) }
+                if case .entries = frame { try? connection.send(.decision(.accept)) }
+                if case .offer = frame { try? connection.send(.decision(.accept)) }
+            }
+        }
+        FileTree.writeText(dir.at("secret plans.txt"), "the plans")
+        var sender = try TestSender(in: dir)
+        let verifiedBob = String(repeating: "ab", count: 32)
+        sender.options.expectedKey = .verified(fingerprint: verifiedBob, name: "bob")
+        let prepared = try PreparedSend.scan([dir.at("secret plans.txt")])
+        #expect {
+            _ = try Sender.send(prepared, to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { error in
+            "\(error)".contains("but the peer you verified as \"bob\" has the key abababababababab")
+                && "\(error)".contains("your trust in \"bob\" is untouched")
+        }
+        usleep(200_000)
+        let frames = received.withLock { $0 }
+        #expect(frames.count == 1, "nothing but one ERROR: \(frames.map(\.type))")
+        if case .error(let error)? = frames.first {
+            #expect(error.code == .identityChanged)
+            #expect(!error.message.contains("plans"))
+        } else {
+            Issue.record("expected an ERROR, got \(frames)")
+        }
     }
 }

@@ -3,6 +3,7 @@ import ShareArchive
 import ShareKit
 import ShareTLS
 import ShareTestSupport
+import ShareWire
 import Testing
 import TypeRegistry
 
@@ -46,8 +47,9 @@ import TypeRegistry
         let report = try await sender.send([dir.at("a.note"), dir.at("Plan.board"), dir.at("Bug.sbz")], to: harness)
         let again = try await sender.send([dir.at("Bug.sbz")], to: harness)
 
-        #expect(report.items.map(\.location) == ["imported by Notes", "imported by Boards", "imported by Bugs"])
-        #expect(again.items.map(\.location) == ["imported by Bugs"])
+        #expect(report.items.map(\.text) == ["Notes", "Boards", "Bugs"])
+        #expect(report.items.map(\.outcome) == [.imported, .imported, .imported])
+        #expect(again.items.map(\.text) == ["Bugs"])
         guard case .received(let transfer) = await harness.nextOutcome() else {
             Issue.record("no received outcome")
             return
@@ -59,7 +61,7 @@ import TypeRegistry
         #expect(FileManager.default.contents(atPath: dir.at("notes/a.note")) == Data("remember the milk\n".utf8))
         #expect(
             FileTree.describe(dir.at("boards/Plan.board"), includeRootTime: true)
-                == FileTree.describe(dir.at("Plan.board"), includeRootTime: true))
+                == FileTree.describe(dir.at("Plan.board"), includeRootTime: true, asReceived: true))
         // Importing the same archive twice gives two documents; nothing is overwritten.
         #expect(FileTree.allPaths(dir.at("bugs")) == ["Bug", "Bug (2)", "Bug (2)/data.plist", "Bug/data.plist"])
         #expect(inboxEntries(harness.inbox).isEmpty)
@@ -89,7 +91,7 @@ import TypeRegistry
 
         let report = try await TestSender(in: dir).send([dir.at("doc.fail")], to: harness)
 
-        #expect(report.items.map(\.location) == ["kept in the receiver's inbox: Failer could not import it"])
+        #expect(report.items.map(\.text) == ["Failer could not import it"])
         guard case .received(let transfer) = await harness.nextOutcome(), let item = transfer.items.first else {
             Issue.record("no received outcome")
             return
@@ -148,10 +150,10 @@ import TypeRegistry
         let started = ContinuousClock.now
         let report = try await sender.send([dir.at("doc.hang")], to: harness)
         #expect(ContinuousClock.now - started < .seconds(3), "the receipt does not wait for the importer")
-        #expect(report.items.map(\.location) == ["kept in the receiver's inbox while Hanger imports it"])
+        #expect(report.items.map(\.text) == ["still being imported by Hanger"])
         // Another transfer goes through while the importer hangs.
         let other = try await sender.send([dir.at("other.txt")], to: harness)
-        #expect(other.items.map(\.location) == [harness.destination + "/other.txt"])
+        #expect(other.items.map(\.text) == [harness.destination + "/other.txt"])
 
         var results: [ReceivedTransfer] = []
         for _ in 0..<2 {
@@ -233,7 +235,7 @@ import TypeRegistry
 
         let report = try await TestSender(in: dir).send([dir.at("my doc.rec")], to: harness)
 
-        #expect(report.items.map(\.location) == ["imported by Recorder"])
+        #expect(report.items.map(\.text) == ["Recorder"])
         let variables = Set(
             (try String(contentsOfFile: dir.at("env.txt"), encoding: .utf8)).split(separator: "\n").compactMap {
                 $0.split(separator: "=", maxSplits: 1).first.map(String.init)
@@ -275,7 +277,7 @@ import TypeRegistry
         let report = try await TestSender(in: dir).send([dir.at("holiday.pic"), dir.at("blob.zzq")], to: harness)
 
         #expect(
-            report.items.map(\.location) == [harness.destination + "/holiday.pic", harness.destination + "/blob.zzq"])
+            report.items.map(\.text) == [harness.destination + "/holiday.pic", harness.destination + "/blob.zzq"])
         #expect(!FileManager.default.fileExists(atPath: dir.at("ran")), "the importer never ran")
         guard case .received(let transfer) = await harness.nextOutcome() else {
             Issue.record("no received outcome")
@@ -304,7 +306,7 @@ import TypeRegistry
 
         let report = try await TestSender(in: dir).send([dir.at("Evil.sbz")], to: harness)
 
-        #expect(report.items.map(\.location) == ["kept in the receiver's inbox: Bugs could not import it"])
+        #expect(report.items.map(\.text) == ["Bugs could not import it"])
         guard case .received(let transfer) = await harness.nextOutcome(),
             case .kept(let failure, _) = transfer.items.first?.result.outcome
         else {
@@ -338,10 +340,10 @@ import TypeRegistry
 
         let report = try await TestSender(in: dir).send([dir.at("Album")], to: harness)
 
-        #expect(report.items.map(\.location) == [harness.destination + "/Album"])
+        #expect(report.items.map(\.text) == [harness.destination + "/Album"])
         #expect(
             FileTree.describe(harness.destination + "/Album", includeRootTime: true)
-                == FileTree.describe(dir.at("Album"), includeRootTime: true))
+                == FileTree.describe(dir.at("Album"), includeRootTime: true, asReceived: true))
         #expect(FileTree.allPaths(harness.destination).filter { $0.hasPrefix(".") }.isEmpty, "no scratch folder left")
         #expect(FileTree.allPaths(shm + "/Inbox").isEmpty)
     }

@@ -26,7 +26,7 @@ import Glibc
         let landed = harness.destination + "/Report.pdf"
         #expect(FileManager.default.contents(atPath: landed) == Data("%PDF-1.7 pretend\n".utf8))
         #expect(FileTree.describe(landed) == FileTree.describe(dir.at("Report.pdf")).map { $0 })
-        #expect(report.items.map(\.location) == [DisplayPath.abbreviate(landed)])
+        #expect(report.items.map(\.text) == [DisplayPath.abbreviate(landed)])
         #expect(report.files.map(\.sha256) == [hexDigest(of: dir.at("Report.pdf"))])
         #expect(report.peerName == "desk")
         #expect(report.peerFingerprint == harness.identity.fingerprint)
@@ -88,7 +88,7 @@ import Glibc
         #expect(report.files.count == 1_001)
         #expect(report.items.map(\.isBundle) == [true])
         let landed = harness.destination + "/Project.sbz"
-        #expect(FileTree.describe(landed, includeRootTime: true) == FileTree.describe(bundle, includeRootTime: true))
+        #expect(FileTree.describe(landed, includeRootTime: true) == FileTree.describe(bundle, includeRootTime: true, asReceived: true))
         #expect(leftovers(harness.destination).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
@@ -124,8 +124,8 @@ import Glibc
         let second = try sender.send([dir.at("Report.pdf"), dir.at("Bugs.sbz")], to: harness)
 
         #expect(FileManager.default.contents(atPath: harness.destination + "/Report.pdf") == Data("the user's own report".utf8))
-        #expect(first.items.map(\.location).map { ($0 as NSString).lastPathComponent } == ["Report (2).pdf", "Bugs.sbz"])
-        #expect(second.items.map(\.location).map { ($0 as NSString).lastPathComponent } == ["Report (3).pdf", "Bugs (2).sbz"])
+        #expect(first.items.map(\.text).map { ($0 as NSString).lastPathComponent } == ["Report (2).pdf", "Bugs.sbz"])
+        #expect(second.items.map(\.text).map { ($0 as NSString).lastPathComponent } == ["Report (3).pdf", "Bugs (2).sbz"])
         #expect(FileManager.default.contents(atPath: harness.destination + "/Report (3).pdf") == Data("incoming report".utf8))
         #expect(FileManager.default.contents(atPath: harness.destination + "/Bugs (2).sbz/Data.plist") == Data("bugs".utf8))
     }

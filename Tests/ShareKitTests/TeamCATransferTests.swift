@@ -169,7 +169,7 @@ private final class Offers: Sendable {
         FileTree.writeText(dir.at("secret.txt"), "secret")
         var sender = TestSender(identity: try Team.stranger())
         sender.options.trustAnchors = anchors
-        sender.options.expectedFingerprintPrefix = try Team.node().fingerprint.prefix(16)
+        sender.options.expectedKey = .advertised(prefix: try Team.node().fingerprint.prefix(16), name: "desk")
         #expect {
             _ = try sender.send([dir.at("secret.txt")], to: harness)
         } throws: { error in

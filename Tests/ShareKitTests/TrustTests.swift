@@ -20,15 +20,29 @@ import Testing
         #expect(VerificationCode.between(Self.a, Self.b) == VerificationCode.between(Self.a, Self.b))
     }
 
-    @Test func aVerifiedNameWithAnotherKeyIsAConflict() {
+    @Test func trustIsKeyedByFingerprintAndANamesakeIsOnlyFlagged() {
         var store = TrustStore()
         store.pin(Self.a, name: "Desk", verification: .code)
-        #expect(store.conflict(name: "desk", fingerprint: Self.b)?.fingerprint == Self.a.hex)
-        #expect(store.conflict(name: "desk", fingerprint: Self.a) == nil)
-        #expect(store.conflict(name: "laptop", fingerprint: Self.b) == nil)
-        // A second verified key for the same name is its own peer, not a conflict.
+        // Another key calling itself "desk" is a different, unverified machine: flagged, not trusted.
+        #expect(store.peer(Self.b) == nil)
+        #expect(store.namesake(of: "desk", fingerprint: Self.b)?.fingerprint == Self.a.hex)
+        #expect(store.namesake(of: "desk", fingerprint: Self.a) == nil)
+        #expect(store.namesake(of: "laptop", fingerprint: Self.b) == nil)
+        // A verified key is itself whatever it calls itself.
+        #expect(store.peer(Self.a)?.name == "Desk")
+        // A second verified key for the same name is its own peer, not a namesake.
         store.pin(Self.b, name: "desk", verification: .code)
-        #expect(store.conflict(name: "desk", fingerprint: Self.b) == nil)
+        #expect(store.namesake(of: "desk", fingerprint: Self.b) == nil)
+        #expect(store.peers(named: "DESK").count == 2)
+    }
+
+    @Test func aBlockedPrefixRefusesEveryKeyThatStartsWithIt() {
+        var store = TrustStore()
+        store.block(fingerprint: String(Self.a.hex.prefix(16)), name: "")
+        #expect(store.isBlocked(Self.a))
+        #expect(!store.isBlocked(Self.b))
+        #expect(TrustStore.hexDigits(of: "3927 A1B2:c3") == "3927a1b2c3")
+        #expect(TrustStore.hexDigits(of: "desk") == nil)
     }
 
     @Test func blockingForgetsAndRefuses() {

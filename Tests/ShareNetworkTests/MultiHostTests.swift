@@ -73,7 +73,7 @@ struct MultiHostTests {
 
         let byPrefix = try await lan.runShare(on: "b", as: bob, ["send", dir.at("Bugs.sbz"), "--to", String(fingerprint.prefix(8))])
         #expect(byPrefix.status == 0, "\(byPrefix.stderr)")
-        #expect(byPrefix.stdout.hasPrefix("Sent 1 item to \"Desk\" at \(try lan.ipv4("a")):"))
+        #expect(byPrefix.stdout.hasPrefix("Sent 1 item to \"Desk\" (new: not verified) at \(try lan.ipv4("a")):"))
         #expect(FileTree.allPaths(alice.downloads + "/Bugs.sbz") == ["Data.plist", "Images"])
 
         // Sending without a terminal to compare codes on does not make the receiver known.
@@ -150,7 +150,7 @@ struct MultiHostTests {
         defer { receiver.terminate() }
         // Host a also advertises "desk" on the same port with another machine's fingerprint.
         let forged = String(repeating: "ab", count: 16)
-        let probe = try lan.run(on: "a", try #require(SimulatedLAN.probe), ["publish", "desk", String(port), "v=1", "fp=\(forged)"])
+        let probe = try lan.run(on: "a", try #require(SimulatedLAN.probe), ["publish", "desk", String(port), "v=2", "fp=\(forged)"])
         defer { probe.terminate() }
         _ = try await probe.waitForLine("published", within: .seconds(10)) { $0.contains("\"published\"") }
 

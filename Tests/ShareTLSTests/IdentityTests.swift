@@ -150,6 +150,7 @@ struct IdentityTests {
         let root = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: root.path, withIntermediateDirectories: true)
         try write([], to: root.child("identity.key"))
+        chmod(root.child("identity.key"), 0o600)
         let error = #expect(throws: IdentityError.self) { try Identity.loadOrCreate(in: root.path) }
         #expect(error == .invalidKey(path: root.child("identity.key"), detail: "the file is empty"))
         #expect(contents(root.child("identity.key")) == [])
@@ -244,13 +245,30 @@ struct IdentityTests {
         #expect(contents(root.child("identity.crt")) == certificate)
     }
 
-    @Test("a key file readable by others is restricted to 0600 when loaded")
-    func keyModeRestored() throws {
+    @Test("a key file that was readable by others is refused, not silently repaired")
+    func exposedKeyRefused() throws {
         let root = TemporaryFolder()
-        let original = try Identity.loadOrCreate(in: root.path)
+        _ = try Identity.loadOrCreate(in: root.path)
         chmod(root.child("identity.key"), 0o644)
-        #expect(try Identity.loadOrCreate(in: root.path).fingerprint == original.fingerprint)
-        #expect(mode(root.child("identity.key")) == 0o600)
+        #expect(throws: IdentityError.keyExposed(path: root.child("identity.key"), mode: 0o100644)) {
+            try Identity.loadOrCreate(in: root.path)
+        }
+        #expect(mode(root.child("identity.key")) == 0o644, "left as it was, for the user to see")
+    }
+
+    @Test("an identity folder that others can write, or that is a link, is refused")
+    func unsafeFolderRefused() throws {
+        let root = TemporaryFolder()
+        _ = try Identity.loadOrCreate(in: root.path)
+        chmod(root.path, 0o777)
+        #expect(throws: IdentityError.self) { try Identity.loadOrCreate(in: root.path) }
+        chmod(root.path, 0o700)
+        let link = root.path + "-link"
+        symlink(root.path, link)
+        defer { unlink(link) }
+        #expect(throws: IdentityError.unsafeFolder(path: link, reason: "is a symbolic link")) {
+            try Identity.loadOrCreate(in: link)
+        }
     }
 
     @Test("an RSA key is refused with a clear error")
@@ -259,6 +277,7 @@ struct IdentityTests {
         try FileManager.default.createDirectory(atPath: root.path, withIntermediateDirectories: true)
         let key = try #require(runOpenSSL(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"]))
         try key.write(to: URL(fileURLWithPath: root.child("identity.key")))
+        chmod(root.child("identity.key"), 0o600)
         #expect(throws: IdentityError.unsupportedKeyType(path: root.child("identity.key"), type: "RSA")) {
             try Identity.loadOrCreate(in: root.path)
         }
@@ -273,6 +292,7 @@ struct IdentityTests {
         try write(Array(identity.privateKeyPEM.utf8), to: plain)
         let encrypted = try #require(runOpenSSL(["pkey", "-in", plain, "-aes256", "-passout", "pass:secret"]))
         try encrypted.write(to: URL(fileURLWithPath: root.child("identity.key")))
+        chmod(root.child("identity.key"), 0o600)
         #expect(throws: IdentityError.encryptedKey(path: root.child("identity.key"))) {
             try Identity.loadOrCreate(in: root.path)
         }

@@ -64,13 +64,19 @@ public enum FileTree {
 
     /// One line per entry under `root`: relative path, kind, mode, mtime, size, link target and a
     /// content digest, sorted. Two trees with equal descriptions are equal in everything a transfer
-    /// must keep.
-    public static func describe(_ root: String, includeRootTime: Bool = false) -> [String] {
+    /// must keep. With `asReceived`, modes are shown as a receiver (umask 022) gives them.
+    public static func describe(_ root: String, includeRootTime: Bool = false, asReceived: Bool = false) -> [String] {
         var lines: [String] = []
         func visit(_ path: String, _ relative: String) {
             var info = stat()
             guard lstat(path, &info) == 0 else { return }
-            let mode = String(info.st_mode & 0o7777, radix: 8)
+            var bits = Int(info.st_mode & 0o7777)
+            if asReceived {
+                // What a receiver with umask 022 keeps (docs/SECURITY.md): no execute bits on files,
+                // nothing writable by others, the owner can always read (and enter folders).
+                bits = (info.st_mode & S_IFMT) == S_IFDIR ? (bits & ~0o022) | 0o700 : (bits & 0o644) | 0o400
+            }
+            let mode = String(bits, radix: 8)
             let time = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
             switch info.st_mode & S_IFMT {
             case S_IFDIR:

@@ -46,7 +46,7 @@ public final class ReceiverHarness: Sendable {
         configure(&configuration)
         receiver = try Receiver(
             configuration: configuration, identity: self.identity,
-            events: ReceiverEvents(decide: decide, finished: { outcomes.push($0) }))
+            events: ReceiverEvents(decide: { offer, _ in decide(offer) }, finished: { outcomes.push($0) }))
         let receiver = self.receiver
         Thread { receiver.run() }.start()
     }

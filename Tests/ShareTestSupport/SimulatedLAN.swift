@@ -70,17 +70,21 @@ public final class SimulatedLAN: Sendable {
     /// Creates the hosts (replacing any stale ones with the same prefix).
     ///
     /// - Throws: ``HarnessError`` naming what is missing, or the script's output if `up` failed.
-    public init(hosts: [String], prefix: String) throws {
-        guard Self.missingCapabilities.isEmpty else {
+    public convenience init(hosts: [String], prefix: String) throws {
+        try self.init(command: "up", arguments: hosts, hosts: hosts, prefix: prefix, missing: Self.missingCapabilities)
+    }
+
+    /// Runs `lan.sh COMMAND ARGUMENTS` to create the hosts (``up`` or routed subnets).
+    public init(command: String, arguments: [String], hosts: [String], prefix: String, missing: [String]) throws {
+        guard missing.isEmpty else {
             throw HarnessError(
-                description: "SHARE_REQUIRE_NETNS=1 but the simulated LAN cannot run here: "
-                    + Self.missingCapabilities.joined(separator: "; "))
+                description: "SHARE_REQUIRE_NETNS=1 but the simulated LAN cannot run here: " + missing.joined(separator: "; "))
         }
         self.hosts = hosts
         self.prefix = prefix
-        let result = try Self.runScript(["up"] + hosts, prefix: prefix)
+        let result = try Self.runScript([command] + arguments, prefix: prefix)
         guard result.status == 0 else {
-            throw HarnessError(description: "lan.sh up \(hosts.joined(separator: " ")) failed:\n\(result.output)")
+            throw HarnessError(description: "lan.sh \(command) \(arguments.joined(separator: " ")) failed:\n\(result.output)")
         }
     }
 
@@ -117,7 +121,7 @@ public final class SimulatedLAN: Sendable {
             separateStandardError: separateStandardError)
     }
 
-    private func query(_ arguments: [String]) throws -> String {
+    func query(_ arguments: [String]) throws -> String {
         let result = try Self.runScript(arguments, prefix: prefix)
         guard result.status == 0 else {
             throw HarnessError(description: "lan.sh \(arguments.joined(separator: " ")) failed:\n\(result.output)")

@@ -5,15 +5,12 @@ import Testing
 @Suite struct FrameDecoderTests {
     /// A conversation's worth of frames, including large DATA frames.
     static let frames: [Frame] = {
-        var frames: [Frame] = [
-            .hello(Hello(name: "laptop ✓")),
-            .offer(GoldenVectorTests.sampleManifest),
-            .decision(.accept),
-        ]
-        frames.append(.data(fileIndex: 0, bytes: Array(repeating: 7, count: 3)))
+        var frames: [Frame] = GoldenVectorTests.frames.map(\.1)
+        frames.insert(.hello(Hello(name: "laptop ✓")), at: 0)
+        frames.append(.data(DataChunk(fileIndex: 0, offset: 0, bytes: Array(repeating: 7, count: 3))))
         frames.append(.fileEnd(fileIndex: 0, sha256: Array(repeating: 1, count: 32)))
-        frames.append(.data(fileIndex: 1, bytes: (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
-        frames.append(.receipt(Receipt(locations: ["~/Downloads/a.txt", "~/Downloads/B (2).sbz"])))
+        frames.append(.data(DataChunk(fileIndex: 1, offset: 3, bytes: (0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })))
+        frames.append(.receipt(Receipt(items: [ReceiptItem(.placed, "~/Downloads/a.txt"), ReceiptItem(.imported, "ScaryBugs")])))
         frames.append(.error(PeerError(.cancelled, "stopped")))
         return frames
     }()
@@ -42,7 +39,10 @@ import Testing
 
     @Test func decodesMaximalDataFramesInOddChunks() throws {
         let big: [Frame] = (0..<3).map { index in
-            .data(fileIndex: UInt32(index), bytes: (0..<FrameType.maxDataBytes).map { UInt8(truncatingIfNeeded: $0 &+ index) })
+            .data(
+                DataChunk(
+                    fileIndex: UInt32(index), offset: UInt64(index) << 40,
+                    bytes: (0..<FrameType.maxDataBytes).map { UInt8(truncatingIfNeeded: $0 &+ index) }))
         }
         let bytes = big.flatMap(FrameEncoder.encode)
         for size in [1 << 14 - 1, 65_537, 1 << 20 + 3, bytes.count] {
@@ -91,22 +91,36 @@ import Testing
         var truncated = FrameDecoder()
         truncated.append(contentsOf: FrameEncoder.encode(.hello(Hello(name: "x"))).dropLast())
         #expect(try truncated.next() == nil)
-        #expect(throws: WireError.truncated(bufferedBytes: 11)) { try truncated.finish() }
+        #expect(throws: WireError.truncated(bufferedBytes: 16)) { try truncated.finish() }
     }
 
     @Test func refusesMalformedPayloads() {
         let cases: [(String, [UInt8])] = [
-            ("HELLO with trailing bytes", hex("01 0000000b 53485231 01 04 6465736b ff")),
-            ("HELLO with invalid UTF-8", hex("01 00000008 53485231 01 02 c328")),
-            ("HELLO with a NUL", hex("01 00000008 53485231 01 02 6100")),
-            ("HELLO with an escape character", hex("01 00000008 53485231 01 02 611b")),
-            ("HELLO with an empty name", hex("01 00000006 53485231 01 00")),
-            ("DECISION with an unknown code", hex("03 00000003 09 0000")),
-            ("DATA with no bytes", hex("04 00000004 00000000")),
+            ("HELLO with trailing bytes", hex("01 00000010 53485231 02 04 6465736b 00000000 00 ff")),
+            ("HELLO without features", hex("01 0000000a 53485231 02 04 6465736b")),
+            ("HELLO with invalid UTF-8", hex("01 0000000d 53485231 02 02 c328 00000000 00")),
+            ("HELLO with a NUL", hex("01 0000000d 53485231 02 02 6100 00000000 00")),
+            ("HELLO with an escape character", hex("01 0000000d 53485231 02 02 611b 00000000 00")),
+            ("HELLO with an empty name", hex("01 0000000b 53485231 02 00 00000000 00")),
+            ("HELLO with an unknown flag", hex("01 0000000c 53485231 02 01 78 00000000 08")),
+            ("DECISION with an unknown code", hex("03 00000007 09 0000 00000000")),
+            ("DECISION refusing with HAVE records", hex("03 00000007 01 0000 00000001")),
+            ("DATA with no bytes", hex("04 0000000d 00000000 0000000000000000 00")),
+            ("DATA with an unknown encoding", hex("04 0000000e 00000000 0000000000000000 02 aa")),
+            ("DATA, zstd of 0 bytes", hex("04 00000012 00000000 0000000000000000 01 00000000 aa")),
+            ("DATA, zstd of more than 1 MiB", hex("04 00000012 00000000 0000000000000000 01 00100001 aa")),
             ("FILE_END too short", hex("05 00000005 00000000 00")),
             ("RECEIPT whose count cannot fit", hex("06 00000004 00010000")),
-            ("OFFER whose entry count cannot fit", hex("02 0000000c 00001000 0000000000000000")),
+            ("RECEIPT cut in an item", hex("06 00000008 00000001 01 0005 61")),
+            ("OFFER with no entries", hex("02 0000000c 00001000 0000000000000000")),
             ("OFFER with an unknown kind", hex("02 00000028 00000001 0000000000000000 09 0001 61 01a4 0000000000000000 00000000 0000000000000000 0000 00")),
+            ("OFFER with more entries than it announces", hex("02 00000028 00000000 0000000000000000 01 0001 61 01a4 0000000000000000 00000000 0000000000000000 0000 00")),
+            ("OFFER with a note cut short", hex("02 0000002a 00000001 0000000000000005 04 0001 61 01a4 0000000000000000 00000000 0000000000000005 0000 00 6869")),
+            ("ENTRIES with none", hex("0b 00000000")),
+            ("VERIFY with an unknown result", hex("09 00000001 03")),
+            ("HAVE with no records", hex("0a 00000004 00000000")),
+            ("HAVE whose count does not match", hex("0a 00000005 00000001 00")),
+            ("PAIR with a payload", hex("08 00000001 00")),
         ]
         for (name, bytes) in cases {
             var decoder = FrameDecoder()
@@ -115,26 +129,31 @@ import Testing
         }
     }
 
-    @Test func refusesVersionsItDoesNotSpeak() {
-        var decoder = FrameDecoder()
-        decoder.append(contentsOf: hex("01 00000007 53485231 02 01 78"))
-        #expect(throws: WireError.unsupportedVersion("version 2; this share speaks version 1")) { try decoder.next() }
+    @Test func refusesVersionsItDoesNotSpeakAndSaysWhoMustUpdate() {
+        // The HELLO share 0.1 (protocol 1) sends.
+        var old = FrameDecoder()
+        old.append(contentsOf: hex("01 0000000a 53485231 01 04 6465736b"))
+        #expect(throws: WireError.unsupportedVersion(peerVersion: 1)) { try old.next() }
+        let refusal = WireError.unsupportedVersion(peerVersion: 1).peerError(from: "receiver")
+        #expect(refusal.code == .unsupportedVersion)
+        #expect(refusal.message == "this receiver speaks share protocol 2 and the sender speaks protocol 1: update share on the sender")
+        #expect(WireError.unsupportedVersion(peerVersion: 1).description.contains("older share (protocol 1)"))
         var magic = FrameDecoder()
-        magic.append(contentsOf: hex("01 00000007 53534831 01 01 78"))
-        #expect(throws: WireError.unsupportedVersion("not a share HELLO")) { try magic.next() }
+        magic.append(contentsOf: hex("01 00000007 53534831 02 01 78"))
+        #expect(throws: WireError.unsupportedVersion(peerVersion: nil)) { try magic.next() }
     }
 
     @Test func refusesAnOfferThatBreaksAPathRule() throws {
         var writer: [UInt8] = []
-        // Hand-encode an entry with "../x" (the encoder only takes validated manifests).
-        var payload: [UInt8] = [0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
-        payload += [1, 0, 4] + Array("../x".utf8) + [0x01, 0xA4] + [UInt8](repeating: 0, count: 8 + 4 + 8) + [0, 0, 0]
-        FrameEncoder.appendHeader(.offer, length: payload.count, to: &writer)
-        writer += payload
+        // Entries are checked as a whole once the offer is complete, by the session.
+        writer = FrameEncoder.encode(.offer(OfferStart(entryCount: 1, totalBytes: 0), entries: [
+            ManifestEntry(kind: .file, path: "../x", mode: 0o644)
+        ]))
         var decoder = FrameDecoder()
         decoder.append(contentsOf: writer)
-        #expect(throws: WireError.invalidOffer(.invalidPath(path: "../x", problem: .dotDotComponent))) {
-            try decoder.next()
+        guard case .offer(_, let entries)? = try decoder.next() else { Issue.record("no offer"); return }
+        #expect(throws: ManifestError.invalidPath(path: "../x", problem: .dotDotComponent)) {
+            try Manifest(entries: entries, declaredTotal: 0)
         }
     }
 

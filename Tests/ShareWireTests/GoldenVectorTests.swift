@@ -1,55 +1,102 @@
+import Foundation
 import ShareDocuments
 import ShareWire
 import Testing
 
-/// Byte-exact encodings of every frame type (docs/PROTOCOL.md). If one of these changes, the wire
-/// format changed: update PROTOCOL.md and the protocol version with it.
+/// Byte-exact encodings of every frame type, read from docs/PROTOCOL.md Appendix A. If one of
+/// these changes, the wire format changed: update PROTOCOL.md and the protocol version with it.
 @Suite struct GoldenVectorTests {
-    static let sampleManifest = try! Manifest(entries: [
-        ManifestEntry(
-            kind: .file, path: "a.txt", mode: 0o644, modificationSeconds: 1_700_000_000, modificationNanoseconds: 5,
-            size: 3, declaredType: "public.plain-text"),
-        ManifestEntry(kind: .directory, path: "B.sbz", mode: 0o755, modificationSeconds: -1),
-        ManifestEntry(kind: .symlink, path: "B.sbz/l", mode: 0o777, linkTarget: "."),
-    ])
+    static let digest = Array(UInt8(0)..<32)
 
-    static let vectors: [(String, Frame, String)] = [
-        ("HELLO", .hello(Hello(name: "desk")), "01 0000000a 53485231 01 04 6465736b"),
-        ("DECISION accept", .decision(.accept), "03 00000003 00 0000"),
-        ("DECISION decline", .decision(Decision(.declinedByUser, message: "no")), "03 00000005 01 0002 6e6f"),
-        ("DATA", .data(fileIndex: 2, bytes: [0xAA, 0xBB]), "04 00000006 00000002 aabb"),
+    static let aTxt = ManifestEntry(
+        kind: .file, path: "a.txt", mode: 0o644, modificationSeconds: 1_700_000_000, modificationNanoseconds: 5,
+        size: 3, declaredType: "public.plain-text")
+    static let bundle = ManifestEntry(kind: .directory, path: "B.sbz", mode: 0o755, modificationSeconds: -1)
+    static let link = ManifestEntry(kind: .symlink, path: "B.sbz/l", mode: 0o777, linkTarget: ".")
+    static let note = ManifestEntry.note(name: "Note.txt", text: "hi")
+
+    /// The frame each vector of the appendix stands for, by the title line before it.
+    static let frames: [(String, Frame)] = [
+        ("HELLO from a sender", .hello(Hello(name: "alice", features: [.zstd, .resume], flags: [.attended, .compare]))),
+        ("HELLO from a receiver", .hello(Hello(name: "desk #2", features: [.zstd, .resume], flags: [.decided]))),
+        ("OFFER of 4 entries", .offer(OfferStart(entryCount: 4, totalBytes: 5), entries: [aTxt, bundle])),
+        ("ENTRIES with the last two", .entries([link, note])),
+        ("PAIR", .pair),
+        ("VERIFY, confirmed", .verify(.confirmed)),
+        ("DECISION accepting", .decision(Decision(.accepted, haveCount: 2))),
+        ("DECISION busy", .decision(Decision(.busy, message: "busy"))),
+        ("HAVE", .have([HaveRecord(fileIndex: 0, offset: 2, sha256: digest)])),
+        ("DATA, raw", .data(DataChunk(fileIndex: 2, offset: 1 << 32, bytes: [0xAA, 0xBB]))),
         (
-            "FILE_END", .fileEnd(fileIndex: 1, sha256: Array(0..<32)),
-            "05 00000024 00000001 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+            "DATA, zstd",
+            .data(
+                DataChunk(
+                    fileIndex: 1, offset: 64, encoding: .zstd(rawLength: 64),
+                    bytes: hex("28b52ffd20403d000008610100948010")))
         ),
-        ("RECEIPT", .receipt(Receipt(locations: ["~/x"])), "06 00000009 00000001 0003 7e2f78"),
-        ("ERROR", .error(PeerError(.hashMismatch, "bad")), "07 00000007 0005 0003 626164"),
-        ("PAIR", .pair, "08 00000000"),
-        (
-            "OFFER", .offer(sampleManifest),
-            """
-            02 00000083 00000003 0000000000000003
-              01 0005 612e747874 01a4 000000006553f100 00000005 0000000000000003 0000
-                 11 7075626c69632e706c61696e2d74657874
-              02 0005 422e73627a 01ed ffffffffffffffff 00000000 0000000000000000 0000 00
-              03 0007 422e73627a2f6c 01ff 0000000000000000 00000000 0000000000000000 0001 2e 00
-            """
-        ),
+        ("FILE_END", .fileEnd(fileIndex: 1, sha256: digest)),
+        ("RECEIPT", .receipt(Receipt(items: [ReceiptItem(.placed, "~/x"), ReceiptItem(.keptInInbox, "no app")]))),
+        ("ERROR", .error(PeerError(.hashMismatch, "bad"))),
     ]
 
-    @Test func encodesEveryFrameExactly() {
-        for (name, frame, expected) in Self.vectors {
-            #expect(hexString(FrameEncoder.encode(frame)) == hexString(hex(expected)), "\(name)")
+    /// The vectors of docs/PROTOCOL.md Appendix A: title line, then hex lines up to a blank line.
+    static let documented: [(title: String, bytes: [UInt8])] = {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let text = (try? String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)) ?? ""
+        guard let appendix = text.range(of: "## Appendix A. Golden vectors") else { return [] }
+        let block = text[appendix.upperBound...].components(separatedBy: "```")
+        guard block.count >= 2 else { return [] }
+        var vectors: [(String, [UInt8])] = []
+        var title = ""
+        var bytes = ""
+        let lines = block[1].split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [""]
+        for line in lines {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty {
+                if !title.isEmpty { vectors.append((title, hex(bytes))) }
+                title = ""
+                bytes = ""
+            } else if trimmed.allSatisfy({ $0.isHexDigit || $0 == " " }) && !title.isEmpty && title.hasSuffix(":") {
+                bytes += " " + trimmed
+            } else {
+                title += title.isEmpty ? trimmed : " " + trimmed
+            }
+        }
+        return vectors
+    }()
+
+    @Test func everyFrameTypeHasADocumentedVector() {
+        #expect(Set(Self.frames.map(\.1.type)) == Set(FrameType.allCases))
+        #expect(Self.documented.count == Self.frames.count, "one vector in the appendix per frame listed here")
+        for (name, _) in Self.frames {
+            #expect(Self.documented.filter { $0.title.hasPrefix(name) }.count == 1, "\(name) appears once in PROTOCOL.md")
         }
     }
 
-    @Test func decodesEveryVectorBack() throws {
-        for (name, frame, bytes) in Self.vectors {
+    @Test func encodesEveryFrameExactlyAsDocumented() {
+        for (name, frame) in Self.frames {
+            guard let vector = Self.documented.first(where: { $0.title.hasPrefix(name) }) else { continue }
+            #expect(hexString(FrameEncoder.encode(frame)) == hexString(vector.bytes), "\(name)")
+        }
+    }
+
+    @Test func decodesEveryDocumentedVectorBack() throws {
+        for (name, frame) in Self.frames {
+            guard let vector = Self.documented.first(where: { $0.title.hasPrefix(name) }) else { continue }
             var decoder = FrameDecoder()
-            decoder.append(contentsOf: hex(bytes))
+            decoder.append(contentsOf: vector.bytes)
             #expect(try decoder.next() == frame, "\(name)")
             #expect(try decoder.next() == nil)
             try decoder.finish()
         }
+    }
+
+    @Test func theOfferAndEntriesVectorsAreOneValidOffer() throws {
+        let manifest = try Manifest(entries: [Self.aTxt, Self.bundle, Self.link, Self.note], declaredTotal: 5)
+        #expect(manifest.items.map(\.name) == ["a.txt", "B.sbz", "Note.txt"])
+        #expect(manifest.fileCount == 1, "a note's content travels in the offer, not as DATA")
+        let frames = OfferCodec.frames(for: manifest, maxPayload: 0x5f)
+        #expect(frames == [Self.frames[2].1, Self.frames[3].1])
     }
 }

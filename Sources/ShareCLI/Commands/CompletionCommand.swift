@@ -4,7 +4,7 @@ import ShareKit
 struct CompletionCommand: ShareCommand {
     static let spec = CommandSpec(
         name: "completion",
-        abstract: "Print the shell completion script for bash, zsh or fish.",
+        abstract: "Print a completion script for bash, zsh or fish.",
         discussion: """
             The script completes commands, options, files and folders, setting keys and values, \
             and the names of the receivers nearby for --to (from 'share peers --names', waiting at \

@@ -24,6 +24,9 @@ struct ConfigSetCommand: ShareCommand {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         key = try ConfigCommand.key(parsed.positionals[0], parsed)
         value = parsed.positionals[1]
+        if key == .dir, let problem = ReceiveCommand.unsafeFolderProblem(value) {
+            throw parsed.usageError("Refusing the folder '\(value)': \(problem)")
+        }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {

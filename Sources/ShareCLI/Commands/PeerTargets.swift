@@ -2,17 +2,28 @@ import ShareDiscovery
 import ShareKit
 import ShareTransport
 
-/// Turns what the user typed for `--to` (or `share trust verify`) into where to connect: a
-/// `HOST:PORT` as it is, anything else looked up through Avahi as a name or fingerprint prefix.
+/// Turns what the user typed for `--to` (or `share trust verify`) into where to connect and which
+/// key must answer there: a `HOST:PORT` as it is (any key; the trust store judges it), anything else
+/// looked up through Avahi as a name or a fingerprint prefix.
+///
+/// A verified peer's name means that peer's key, wherever it is published and under whatever name
+/// it is published now (`desk #2` after a collision): another machine that took the name is never
+/// sent to in its place.
 enum PeerTargets {
     /// Where one target goes.
     struct Destination: Sendable {
+        /// The target exactly as the user gave it.
+        var target: String
         /// How to name it in messages.
         var label: String
         /// Its addresses, best first.
         var endpoints: [Endpoint]
-        /// The fingerprint prefix it advertised, which its TLS key must match.
-        var expectedFingerprintPrefix: String?
+        /// The key that must answer there (nil: any; reached by address).
+        var expectedKey: ExpectedKey?
+        /// Whether the user gave an address rather than a name or fingerprint.
+        var isAddress: Bool
+        /// Set when it was seen in a wide-area domain: what a connection confirms (or forgets).
+        var wideArea: WideAreaTarget? = nil
     }
 
     /// `HOST:PORT` and `[IPV6]:PORT` are addresses; anything else is looked up as a peer.
@@ -25,51 +36,35 @@ enum PeerTargets {
 
     /// Resolves every target, browsing only when one is not an address.
     /// - Throws: exit 69 when a name needs avahi-daemon and it is unavailable; 1 for an unknown or
-    ///   ambiguous name, or a verified name whose advertised key changed.
+    ///   ambiguous name, or a verified name that another machine now answers to.
     static func resolve(_ targets: [String], node: LocalNode) async throws(CLIError) -> [Destination] {
-        var peers: [NearbyPeer] = []
-        let names = targets.filter { address($0) == nil }
-        if !names.isEmpty {
-            let services: [DiscoveredService]
-            do {
-                services = try await ServiceBrowser.snapshot(timeout: .seconds(5))
-            } catch {
-                throw CLIError(
-                    "cannot look up \(names.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")): \(error) "
-                        + "Sending to HOST:PORT works without it.",
-                    exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
-            }
-            do {
-                peers = try PeerDirectory.nearby(services, node: node)
-            } catch {
-                throw CLIError(error.description)
+        var results: [Destination] = []
+        for result in await resolveEach(targets, node: node) {
+            switch result {
+            case .success(let destination): results.append(destination)
+            case .failure(let error): throw error
             }
         }
-        var destinations: [Destination] = []
-        for target in targets {
-            if let endpoint = address(target) {
-                destinations.append(Destination(label: endpoint.description, endpoints: [endpoint]))
-                continue
-            }
-            switch PeerResolver.resolve(target, among: peers) {
-            case .success(let peer):
-                destinations.append(try destination(peer, node: node))
-            case .failure(let failure):
-                throw CLIError(failure.description)
-            }
-        }
-        return destinations
+        return results
     }
 
-    /// Resolves `targets`; with none, lets the user choose receivers on the terminal
-    /// (``PeerPicker``). Returns how each is named (for the history) and where each goes.
+    /// Resolves `targets` each on its own (``resolveEach(_:node:)``); with none, lets the user
+    /// choose receivers on the terminal (``PeerPicker``). Returns the targets (the chosen
+    /// receivers' names) and where each goes.
     static func resolveOrPick(
         _ targets: [String], console: Console, node: LocalNode
-    ) async throws(CLIError) -> (names: [String], destinations: [Destination]) {
-        guard targets.isEmpty else { return (targets, try await resolve(targets, node: node)) }
+    ) async throws(CLIError) -> (targets: [String], destinations: [Result<Destination, CLIError>]) {
+        guard targets.isEmpty else { return (targets, await resolveEach(targets, node: node)) }
         try requireTerminal(console)
         let peers = try await PeerPicker.pick(console: console, node: node)
-        return (peers.map(\.name), try peers.map { peer throws(CLIError) in try destination(peer, node: node) })
+        let trust: TrustStore
+        do {
+            trust = try TrustStore.load(from: node.paths.configDirectory)
+        } catch {
+            throw CLIError(error.description)
+        }
+        // The peer chosen, by the name it showed: a name verified with another key is refused as usual.
+        return (peers.map(\.name), peers.map { destination(for: $0.name, among: [$0], trust: trust) })
     }
 
     /// Choosing receivers needs a terminal: without one, a missing `--to` is a usage error.
@@ -82,29 +77,104 @@ enum PeerTargets {
         }
     }
 
-    /// Where a peer found by name goes: its addresses, and the key it advertised.
-    static func destination(_ peer: NearbyPeer, node: LocalNode) throws(CLIError) -> Destination {
-        try checkKnownKey(of: peer, node: node)
-        return Destination(
-            label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints, expectedFingerprintPrefix: peer.fingerprintPrefix)
-    }
-
-    /// A peer verified under this name that now advertises another key is refused before any
-    /// connection (the TLS check would refuse it too, but this says why).
-    static func checkKnownKey(of peer: NearbyPeer, node: LocalNode) throws(CLIError) {
+    /// Resolves every target on its own: one unknown target does not stop the others.
+    static func resolveEach(_ targets: [String], node: LocalNode) async -> [Result<Destination, CLIError>] {
         let trust: TrustStore
         do {
             trust = try TrustStore.load(from: node.paths.configDirectory)
         } catch {
-            throw CLIError(error.description)
+            return targets.map { _ in .failure(CLIError(error.description)) }
         }
-        guard let known = trust.peer(named: peer.name), let advertised = peer.fingerprintPrefix,
-            !known.fingerprint.hasPrefix(advertised)
-        else { return }
-        throw CLIError(
-            "the key of \"\(TerminalText.safe(peer.name))\" has changed since you verified it (verified "
-                + "\(known.fingerprint.prefix(16)), now advertised \(advertised.prefix(16))): it may have been reinstalled, "
-                + "or someone may be impersonating it. Nothing was sent. If you expected this, run "
-                + "'share trust remove \(known.fingerprint.prefix(16))' and verify it again")
+        var peers: [NearbyPeer] = []
+        var warnings: [String] = []
+        var browseFailure: CLIError?
+        let names = targets.filter { address($0) == nil }
+        if !names.isEmpty {
+            do {
+                // The local network through Avahi, and the wide-area DNS domains (docs/WIDE-AREA.md).
+                let sightings = try await CombinedPeerLookup.look(settings: node.settings, timeout: .seconds(5)) {
+                    () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: .seconds(5))
+                }
+                warnings = sightings.warnings
+                peers = try PeerDirectory.nearby(sightings.merged, node: node)
+            } catch let error as DiscoveryError {
+                browseFailure = CLIError(
+                    "cannot look up \(names.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")): \(error) "
+                        + "Sending to HOST:PORT works without it.",
+                    exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
+            } catch {
+                browseFailure = CLIError("\(error)")
+            }
+        }
+        return targets.map { target in
+            if let endpoint = address(target) {
+                return .success(
+                    Destination(target: target, label: endpoint.description, endpoints: [endpoint], expectedKey: nil, isAddress: true))
+            }
+            if let browseFailure { return .failure(browseFailure) }
+            return destination(for: target, among: peers, trust: trust).mapError {
+                CLIError($0.message + WideAreaTarget.note(warnings), exitCode: $0.exitCode)
+            }
+        }
+    }
+
+    /// The peer `target` (a name or a fingerprint prefix) means among `peers`.
+    static func destination(for target: String, among peers: [NearbyPeer], trust: TrustStore) -> Result<Destination, CLIError> {
+        func found(_ peer: NearbyPeer, key: ExpectedKey) -> Result<Destination, CLIError> {
+            .success(
+                Destination(
+                    target: target, label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints, expectedKey: key,
+                    isAddress: false, wideArea: WideAreaTarget(peer)))
+        }
+        func visible(_ pin: TrustStore.Peer) -> NearbyPeer? {
+            peers.first { peer in peer.fingerprintPrefix.map { pin.fingerprint.hasPrefix($0) } ?? false }
+        }
+        // A verified peer by its fingerprint.
+        if let hex = TrustStore.hexDigits(of: target), hex.count >= TrustStore.minimumLookupPrefix {
+            let pins = trust.peers.filter { $0.fingerprint.hasPrefix(hex) }
+            if pins.count == 1 {
+                guard let peer = visible(pins[0]) else {
+                    return .failure(CLIError(notVisible(pins[0])))
+                }
+                return found(peer, key: .verified(fingerprint: pins[0].fingerprint, name: pins[0].name))
+            }
+        }
+        // A verified peer by the name it was verified under.
+        let pins = trust.peers(named: target)
+        if !pins.isEmpty {
+            let reachable = pins.compactMap { pin in visible(pin).map { (pin, $0) } }
+            if reachable.count == 1 {
+                return found(reachable[0].1, key: .verified(fingerprint: reachable[0].0.fingerprint, name: reachable[0].0.name))
+            }
+            if reachable.count > 1 {
+                return .failure(
+                    CLIError(
+                        "you verified several machines as '\(TerminalText.safe(target))' and more than one is visible: "
+                            + reachable.map { "\"\(TerminalText.safe($0.1.name))\" (\(TrustCommandSupport.short($0.0.fingerprint)))" }
+                            .joined(separator: ", ") + "; use a fingerprint prefix"))
+            }
+            let folded = target.lowercased()
+            if let impostor = peers.first(where: { $0.name.lowercased() == folded }) {
+                let prefix = impostor.fingerprintPrefix.map { String($0.prefix(16)) } ?? "none"
+                return .failure(
+                    CLIError(
+                        "another machine now answers to '\(TerminalText.safe(target))' (fingerprint \(TrustCommandSupport.short(prefix))); "
+                            + "the '\(TerminalText.safe(pins[0].name))' you verified (\(TrustCommandSupport.short(pins[0].fingerprint))) "
+                            + "is not visible nearby. Nothing was sent, and your verified peer's trust is untouched. To send to the "
+                            + "other machine, use --to \(prefix)"))
+            }
+            return .failure(CLIError(notVisible(pins[0])))
+        }
+        switch PeerResolver.resolve(target, among: peers) {
+        case .success(let peer):
+            return found(peer, key: .advertised(prefix: peer.fingerprintPrefix ?? "", name: peer.name))
+        case .failure(let failure):
+            return .failure(CLIError(failure.description))
+        }
+    }
+
+    private static func notVisible(_ pin: TrustStore.Peer) -> String {
+        "the peer you verified as '\(TerminalText.safe(pin.name))' (\(TrustCommandSupport.short(pin.fingerprint))) is not "
+            + "visible nearby; check that 'share receive' runs there, or use --to HOST:PORT"
     }
 }

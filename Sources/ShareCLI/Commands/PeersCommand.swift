@@ -19,11 +19,17 @@ struct PeersCommand: ShareCommand {
             knows it, and which one is this machine's own receiver. By default it waits until Avahi \
             has reported what it knows, prints, and exits; --watch prints peers as they appear and \
             disappear until interrupted.
+
+            It also looks in wide-area DNS domains (DNS-SD over unicast DNS): those given with \
+            --domain or in settings.json, and those the DNS server names for this network (browse \
+            domains). A receiver seen in several places is listed once. One seen only in DNS is \
+            'unconfirmed' until a connection from here proved its key.
             """,
         options: [
             .value("wait", "seconds", help: "Listen this long before printing (default: until Avahi has reported its cache)."),
             .flag("watch", help: "Print peers as they appear and disappear, until interrupted."),
             .flag("json", help: "Print JSON: an array of peers (with --watch: one event per line)."),
+            .value("domain", "domain", help: "Also look in this DNS domain (wide-area DNS-SD). Repeat for several.", repeating: true),
             .flag(
                 "names",
                 help: "Print only the names, one a line (this machine's own left out), after at most a second "
@@ -34,12 +40,14 @@ struct PeersCommand: ShareCommand {
     let wait: Int?
     let watch: Bool
     let json: Bool
+    let domains: [String]
     let names: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         wait = try parsed.integer("wait", in: 0...3600)
         watch = parsed.flag("watch")
         json = parsed.flag("json")
+        domains = parsed.all("domain")
         names = parsed.flag("names")
         if watch && wait != nil { throw parsed.usageError("--wait and --watch cannot be used together") }
         if names && (watch || json) { throw parsed.usageError("--names cannot be used with --watch or --json") }
@@ -49,19 +57,22 @@ struct PeersCommand: ShareCommand {
         let node = try NodeLoader.load(context.paths)
         if watch { return try await watchPeers(node: node, console: context.console) }
         if names { return try await printNames(node: node, console: context.console) }
-        let services: [DiscoveredService]
+        let wait = self.wait
+        let sightings: CombinedPeerLookup.Sightings
         do {
-            if let wait {
-                services = try await PeerScan.listen(for: .seconds(wait))
-            } else {
-                services = try await ServiceBrowser.snapshot(timeout: .seconds(5))
+            sightings = try await CombinedPeerLookup.look(
+                settings: node.settings, extraDomains: domains, timeout: .seconds(max(wait ?? 5, 1))
+            ) { () throws(DiscoveryError) in
+                if let wait { return try await PeerScan.listen(for: .seconds(wait)) }
+                return try await ServiceBrowser.snapshot(timeout: .seconds(5))
             }
         } catch {
             throw PeerScan.cliError(error)
         }
+        for warning in sightings.warnings { context.console.warning(TerminalText.safe(warning)) }
         let peers: [NearbyPeer]
         do {
-            peers = try PeerDirectory.nearby(services, node: node)
+            peers = try PeerDirectory.nearby(sightings.merged, node: node)
         } catch {
             throw CLIError(error.description)
         }
@@ -75,11 +86,16 @@ struct PeersCommand: ShareCommand {
         return ExitCode.success
     }
 
-    /// `--names`: what Avahi knows within a second (or `--wait`), names only.
+    /// `--names`: what Avahi (and the wide-area domains) report within a second (or `--wait`),
+    /// names only.
     private func printNames(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
+        let timeout = Duration.seconds(wait ?? 1)
         let peers: [NearbyPeer]
         do {
-            peers = try PeerDirectory.nearby(try await ServiceBrowser.snapshot(timeout: .seconds(wait ?? 1)), node: node)
+            let sightings = try await CombinedPeerLookup.look(settings: node.settings, extraDomains: domains, timeout: timeout) {
+                () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: timeout)
+            }
+            peers = try PeerDirectory.nearby(sightings.merged, node: node)
         } catch let error as DiscoveryError {
             throw PeerScan.cliError(error)
         } catch {
@@ -90,20 +106,27 @@ struct PeersCommand: ShareCommand {
     }
 
     private func watchPeers(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
-        let browser: ServiceBrowser
+        let (domains, warnings) = CombinedPeerLookup.domains(settings: node.settings, extra: self.domains)
+        for warning in warnings { console.warning(TerminalText.safe(warning)) }
+        var browser: ServiceBrowser?
         do {
             browser = try ServiceBrowser()
         } catch {
-            throw PeerScan.cliError(error)
+            // Without Avahi, watching still makes sense for the wide-area domains given.
+            guard !domains.isEmpty else { throw PeerScan.cliError(error) }
+            console.warning("the local network: \(error)")
         }
+        let interval = Duration.milliseconds(Int(max(0.1, node.settings.wideArea?.watchSeconds ?? 5) * 1000))
+        let watch = CombinedPeerWatch(
+            browser: browser, domains: domains, discover: CombinedPeerLookup.discovers(settings: node.settings),
+            interval: interval)
         let interrupted = Mutex<Int32?>(nil)
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
             interrupted.withLock { $0 = signal }
-            browser.close()
+            watch.close()
         }
         defer { signals.cancel() }
-        var shown = Set<String>()
-        for await event in browser.events {
+        for await event in watch.events {
             switch event {
             case .appeared(let service), .updated(let service):
                 let peer: NearbyPeer
@@ -112,14 +135,14 @@ struct PeersCommand: ShareCommand {
                 } catch {
                     throw CLIError(error.description)
                 }
-                let isNew = shown.insert(service.name).inserted
+                let isNew: Bool
+                if case .appeared = event { isNew = true } else { isNew = false }
                 if json {
                     console.line(JSON.object([("event", .string(isNew ? "appeared" : "updated")), ("peer", PeerJSON.peer(peer))]).text())
                 } else if isNew {
                     console.line("+ " + PeerTable.summary(peer))
                 }
             case .disappeared(let name):
-                shown.remove(name)
                 if json {
                     console.line(JSON.object([("event", .string("disappeared")), ("name", .string(name))]).text())
                 } else {
@@ -127,6 +150,12 @@ struct PeersCommand: ShareCommand {
                 }
             case .allForNow:
                 if json { console.line(JSON.object([("event", .string("all-for-now"))]).text()) }
+            case .warning(let text):
+                if json {
+                    console.line(JSON.object([("event", .string("warning")), ("message", .string(text))]).text())
+                } else {
+                    console.warning(TerminalText.safe(text))
+                }
             case .failure(let error):
                 throw PeerScan.cliError(error)
             }
@@ -181,7 +210,12 @@ enum PeerJSON {
             ("fingerprint", peer.fingerprintPrefix.map { .string($0) } ?? .null),
             ("version", peer.service.txt["v"].map { .string($0) } ?? .null),
             ("known", .bool(peer.isKnown)),
+            ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
+            ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
+            ("mixedScripts", .bool(peer.mixesScripts)),
             ("self", .bool(peer.isSelf)),
+            ("domains", .array(peer.domains.map { .string($0) })),
+            ("unconfirmed", .bool(peer.isUnconfirmed)),
         ])
     }
 }
@@ -189,11 +223,13 @@ enum PeerJSON {
 /// The human table of `share peers`.
 enum PeerTable {
     static func render(_ peers: [NearbyPeer]) -> String {
-        let headers = ["NAME", "HOST", "PORT", "FINGERPRINT", "ADDRESSES", ""]
+        // The DOMAIN column appears once a peer was seen beyond the local network.
+        let wideArea = peers.contains { $0.domains != [PeerMerger.localDomain] }
+        let headers = ["NAME"] + (wideArea ? ["DOMAIN"] : []) + ["HOST", "PORT", "FINGERPRINT", "ADDRESSES", ""]
         let rows = peers.map { peer in
-            [
-                TerminalText.safe(peer.name), TerminalText.safe(peer.service.host), String(peer.service.port),
-                fingerprint(peer), addresses(peer), status(peer),
+            [TerminalText.safe(peer.name)] + (wideArea ? [domains(peer)] : []) + [
+                TerminalText.safe(peer.service.host), String(peer.service.port), fingerprint(peer), addresses(peer),
+                status(peer),
             ]
         }
         var widths = headers.map(\.count)
@@ -207,8 +243,13 @@ enum PeerTable {
 
     static func summary(_ peer: NearbyPeer) -> String {
         let note = status(peer)
-        return "\(TerminalText.safe(peer.name))  \(TerminalText.safe(peer.service.host)):\(peer.service.port)  "
+        let place = peer.domains == [PeerMerger.localDomain] ? "" : "  (\(domains(peer)))"
+        return "\(TerminalText.safe(peer.name))\(place)  \(TerminalText.safe(peer.service.host)):\(peer.service.port)  "
             + "\(fingerprint(peer))  \(addresses(peer))" + (note.isEmpty ? "" : "  \(note)")
+    }
+
+    static func domains(_ peer: NearbyPeer) -> String {
+        peer.domains.map { TerminalText.safe($0) }.joined(separator: ", ")
     }
 
     static func fingerprint(_ peer: NearbyPeer) -> String {
@@ -225,7 +266,16 @@ enum PeerTable {
 
     static func status(_ peer: NearbyPeer) -> String {
         if peer.isSelf { return "this machine" }
-        return peer.isKnown ? "known" : ""
+        var notes: [String] = []
+        if let pinned = peer.pinnedName {
+            notes.append(pinned == peer.name ? "verified" : "verified as \"\(TerminalText.safe(pinned))\"")
+        } else if let namesake = peer.claimsNameOf {
+            notes.append("NOT the \"\(TerminalText.safe(namesake.name))\" you verified (\(TrustCommandSupport.short(namesake.fingerprint)))")
+        } else if peer.mixesScripts {
+            notes.append("name mixes scripts")
+        }
+        if peer.isUnconfirmed { notes.append("unconfirmed") }
+        return notes.joined(separator: ", ")
     }
 }
 

@@ -30,6 +30,10 @@ struct ReceiveCommand: ShareCommand {
             on, offers are declined. --accept trusted accepts silently from verified peers and refuses \
             everyone else without asking; --accept everyone accepts everything, for a limited time with \
             --everyone-for (then back to ask). Blocked peers ('share trust block') are always refused.
+
+            With --domain (or wideArea.domain in settings.json) the receiver is also published in \
+            that DNS domain, with dynamic updates signed by the --dns-key, so that machines on other \
+            subnets find it too; its entry follows address changes and is removed when it stops.
             """,
         options: [
             .value("port", "port", help: "TCP port to listen on (default \(ReceiverConfiguration.defaultPort); 0 picks a free one)."),
@@ -37,19 +41,23 @@ struct ReceiveCommand: ShareCommand {
             .value("dir", "folder", help: "Where to store documents (default: your download folder, e.g. ~/Downloads)."),
             .value("accept", "policy", help: "ask (default): ask for each offer; trusted: only verified peers, silently; everyone: accept all."),
             .value("everyone-for", "duration", help: "With --accept everyone: go back to ask after this long (e.g. 10m, 1h)."),
+            .flag(
+                "keep-executables",
+                help: "Keep execute bits on files inside received folders (for code between your own machines); files are never executable otherwise."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
             .flag(
                 "service",
                 help: "Run as a service (the systemd user unit share-receive.service): readiness to systemd, one log "
                     + "line per event, settings reloaded on SIGHUP, exit 0 on SIGTERM."),
-        ]
+        ] + WideAreaReceive.Options.specs
     )
 
     let options: ReceiveSettings.Options
     let once: Bool
     let json: Bool
     let service: Bool
+    let wideArea: WideAreaReceive.Options
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         options = try ReceiveSettings.Options(parsed)
@@ -57,6 +65,7 @@ struct ReceiveCommand: ShareCommand {
         json = parsed.flag("json")
         service = parsed.flag("service")
         if service && once { throw parsed.usageError("--service and --once cannot be used together") }
+        wideArea = try WideAreaReceive.Options(parsed)
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
@@ -75,12 +84,18 @@ struct ReceiveCommand: ShareCommand {
         let console = context.console
         let settings = try ReceiveSettings.resolve(options, settings: node.settings, paths: context.paths)
         let (name, destination, policy, everyoneFor) = (settings.name, settings.directory, settings.policy, settings.everyoneFor)
+        let executableBits = settings.executableBits
+        let publication = try WideAreaReceive.publication(
+            wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home, oneLine: service != nil)
-        let prompter = Prompter(console: console)
+        let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
         let history = TransferHistory(paths: context.paths)
         let events = ReceiverEvents(
-            decide: { offer in Self.decide(offer, prompter: prompter, state: state) },
-            pair: { request in Self.pair(request, prompter: prompter, state: state) },
+            canAsk: { prompter.canAsk },
+            decide: { [executableBits] offer, ticket in
+                Self.decide(offer, ticket: ticket, prompter: prompter, state: state, executableBits: executableBits)
+            },
+            pair: { request, ticket in Self.pair(request, ticket: ticket, prompter: prompter) },
             progress: { offer, progress in state.progress(offer, progress) },
             finished: { outcome in
                 state.historyProblem(history.record(outcome, configDirectory: context.paths.configDirectory))
@@ -94,6 +109,8 @@ struct ReceiveCommand: ShareCommand {
             configuration.policy = policy
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
+            configuration.promptTimeout = prompter.timeout
+            configuration.executableBits = executableBits
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
             configuration.trustAnchors = try teamCAs.anchors()
@@ -143,11 +160,26 @@ struct ReceiveCommand: ShareCommand {
         }
         let publishing = Task { [advertiser] in
             guard let advertiser else { return }
-            for await event in advertiser.events { state.published(event, port: receiver.port) }
+            for await event in advertiser.events {
+                switch event {
+                case .published(let name), .renamed(_, let name): receiver.published(as: name)
+                default: break
+                }
+                state.published(event, port: receiver.port)
+            }
+        }
+        let wideAreaPublisher = publication.map {
+            WideAreaPublisher($0, name: name, port: receiver.port, fingerprint: fingerprint)
+        }
+        let wideAreaReports = Task { [wideAreaPublisher] in
+            guard let wideAreaPublisher else { return }
+            for await event in wideAreaPublisher.events { state.wideArea(event) }
         }
         await receiver.runAsync()
         receiver.waitForTransfers()
         advertiser?.close()
+        await wideAreaPublisher?.stop()
+        await wideAreaReports.value
         publishing.cancel()
         everyoneTimer.cancel()
         signals.cancel()
@@ -156,6 +188,19 @@ struct ReceiveCommand: ShareCommand {
             return service != nil && signal == SIGTERM ? ExitCode.success : 128 + signal
         }
         return state.exitCode.withLock { $0 }
+    }
+
+    /// System folders nobody should receive into (documents would land among the system's files).
+    static let systemFolders = ["/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/proc", "/run", "/sbin", "/sys", "/usr", "/var"]
+
+    /// Why `folder` is no place to receive into, if it is not.
+    static func unsafeFolderProblem(_ folder: String) -> String? {
+        if folder.trimmingCharacters(in: .whitespaces).isEmpty { return "the folder name is empty" }
+        let path = URL(fileURLWithPath: absolute(folder)).standardizedFileURL.resolvingSymlinksInPath().path
+        for system in systemFolders where path == system || (system != "/" && ["/proc", "/sys", "/dev"].contains(system) && path.hasPrefix(system + "/")) {
+            return "it is the system folder '\(system)'; choose a folder of your own"
+        }
+        return nil
     }
 
     /// `ask`, `verified peers only`, `everyone for 10m, then ask`.
@@ -172,8 +217,18 @@ struct ReceiveCommand: ShareCommand {
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 
+    /// How long a question waits for an answer: `SHARE_PROMPT_TIMEOUT` seconds (for tests and
+    /// special setups), else 5 minutes.
+    static func promptTimeout(_ environment: [String: String]) -> Duration {
+        if let text = environment["SHARE_PROMPT_TIMEOUT"], let seconds = Int(text), seconds > 0 { return .seconds(seconds) }
+        return .seconds(300)
+    }
+
     /// Asks the user about an offer (only under `ask`).
-    static func decide(_ offer: IncomingOffer, prompter: Prompter, state: ReceiveReporter) -> Decision {
+    static func decide(
+        _ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, state: ReceiveReporter,
+        executableBits: ExecutableBits
+    ) -> Decision {
         let who = "\"\(TerminalText.safe(offer.peerName))\""
         guard prompter.canAsk else {
             state.notice(
@@ -183,18 +238,30 @@ struct ReceiveCommand: ShareCommand {
                 .nobodyToAsk,
                 message: "it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted")
         }
-        state.clearProgress()
-        let accepted = prompter.confirm(OfferSummary.describe(offer, home: state.home))
-        return accepted ? .accept : Decision(.declinedByUser, message: "")
+        let (lines, question) = OfferSummary.describe(offer, home: state.home, executableBits: executableBits)
+        return decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
     }
 
     /// Asks the user to compare the verification code of a pairing request.
-    static func pair(_ request: PairingRequest, prompter: Prompter, state: ReceiveReporter) -> Decision {
+    static func pair(_ request: PairingRequest, ticket: PromptTicket, prompter: Prompter) -> Decision {
         guard prompter.canAsk else {
             return Decision(.nobodyToAsk, message: "it has no terminal to compare the verification code on")
         }
-        state.clearProgress()
-        return prompter.confirm(OfferSummary.describe(request))
-            ? .accept : Decision(.declinedByUser, message: "its user did not confirm the verification code")
+        let (lines, question) = OfferSummary.describe(request)
+        switch prompter.ask(lines, question: question, ticket: ticket) {
+        case .no: return Decision(.declinedByUser, message: "its user did not confirm the verification code")
+        case let other: return decision(other, prompter: prompter)
+        }
+    }
+
+    /// The DECISION for how a question ended.
+    static func decision(_ answer: Prompter.Answer, prompter: Prompter) -> Decision {
+        switch answer {
+        case .yes: .accept
+        case .no: Decision(.declinedByUser, message: "")
+        case .timedOut:
+            Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(prompter.timeout))")
+        case .withdrawn(let reason): Decision(.noAnswer, message: reason)
+        }
     }
 }

@@ -69,7 +69,8 @@ final class ReceiveService: Sendable {
             case .received: counts.received += 1
             case .declined: counts.declined += 1
             case .failed: counts.failed += 1
-            case .refused, .paired, .identityChanged: break
+            case .refusedSender: counts.declined += 1
+            case .refused, .paired: break
             }
         }
         manager.status(summary())

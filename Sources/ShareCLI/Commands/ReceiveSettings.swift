@@ -1,3 +1,4 @@
+import ShareDocuments
 import ShareKit
 
 /// What `share receive` runs with: each option where it was given, else the settings file
@@ -13,6 +14,8 @@ struct ReceiveSettings: Sendable, Equatable {
     var policy: ReceivePolicy
     /// With `everyone`: how long before going back to `ask` (nil: no limit).
     var everyoneFor: Duration?
+    /// Whether files inside received folders keep their execute bits.
+    var executableBits: ExecutableBits
 
     /// The receive options of the command line; nil where one was not given.
     struct Options: Sendable {
@@ -21,11 +24,18 @@ struct ReceiveSettings: Sendable, Equatable {
         var directory: String?
         var policy: ReceivePolicy?
         var everyoneFor: Duration?
+        /// `--keep-executables` (nil when not given: the setting decides).
+        var executableBits: ExecutableBits?
 
-        /// Checks and binds `--port`, `--name`, `--dir`, `--accept` and `--everyone-for`.
+        /// Checks and binds `--port`, `--name`, `--dir`, `--accept`, `--everyone-for` and
+        /// `--keep-executables`.
         init(_ parsed: ParsedArguments) throws(UsageError) {
             port = try parsed.integer("port", in: 0...65535).map { UInt16($0) }
             directory = parsed.value("dir")
+            if let directory, let problem = ReceiveCommand.unsafeFolderProblem(directory) {
+                throw parsed.usageError("Refusing --dir '\(directory)': \(problem)")
+            }
+            executableBits = parsed.flag("keep-executables") ? .keptInBundles : nil
             name = parsed.value("name")
             if let name, let problem = DeviceName.problem(with: name) {
                 throw parsed.usageError("Invalid name '\(name)': \(problem)")
@@ -55,11 +65,15 @@ struct ReceiveSettings: Sendable, Equatable {
                     message: "--everyone-for needs --accept everyone (the setting 'accept' is \(policy.rawValue))",
                     commandPath: ["share", "receive"]))
         }
+        if options.directory == nil, let folder = settings.receiveFolder, let problem = ReceiveCommand.unsafeFolderProblem(folder) {
+            throw CLIError("refusing the receive folder '\(folder)' of the settings: \(problem) ('share config set dir FOLDER')")
+        }
         return ReceiveSettings(
             port: options.port ?? settings.port ?? ReceiverConfiguration.defaultPort,
             name: DeviceName.resolve(explicit: options.name, settings: settings),
             directory: ReceiveCommand.absolute(options.directory ?? settings.receiveFolder ?? paths.downloadDirectory),
             policy: policy,
-            everyoneFor: policy == .everyone ? options.everyoneFor ?? settings.everyoneFor : nil)
+            everyoneFor: policy == .everyone ? options.everyoneFor ?? settings.everyoneFor : nil,
+            executableBits: options.executableBits ?? settings.executeBit ?? .removed)
     }
 }

@@ -4,7 +4,13 @@ import ShareDocuments
 import ShareKit
 import ShareTLS
 import ShareTransport
+import ShareWire
+import Synchronization
 import TypeRegistry
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `share send PATH... --to PEER`: sends files and folders in one transfer, to one or more peers.
 struct SendCommand: ShareCommand {
@@ -19,18 +25,20 @@ struct SendCommand: ShareCommand {
 
             PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a prefix of \
             a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \
-            fingerprint it advertises, or nothing is sent. Several --to send the same documents to \
-            several peers at once. Without --to, on a terminal, share lists the receivers nearby as \
-            they appear and you choose: up and down move, space chooses several, typing filters by \
-            name, enter sends, escape cancels.
+            fingerprint it advertises, and the name of a peer you verified means that peer's key, \
+            wherever it is: nothing is sent to another machine that took the name. Several --to send \
+            the same documents to several peers at once. Without --to, on a terminal, share lists the \
+            receivers nearby as they appear and you choose: up and down move, space chooses several, \
+            typing filters by name, enter sends, escape cancels.
 
             '-' sends standard input as one file called --name: it is saved to a private temporary \
             file first (in $TMPDIR, else /tmp; never filling the disk), so its size and SHA-256 are \
             known before it is offered, and deleted afterwards.
 
-            On first contact with a peer, both sides show a verification code; on a terminal you are \
-            asked to confirm that the receiver shows the same one, and the receiver is then remembered \
-            as verified. A verified peer that comes back with a different key is refused.
+            Nothing but a greeting is sent before the receiver's key passed these checks. When the \
+            receiver's user decides on a terminal and one of you has not verified the other, both \
+            sides show the same verification code: confirm it here, and each side remembers the other \
+            as verified. A send without a terminal stays unverified, and says so once per receiver.
             """,
         arguments: [ArgumentSpec(name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true)],
         options: [
@@ -84,28 +92,50 @@ struct SendCommand: ShareCommand {
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
-        let (targets, destinations) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
+        let (targets, resolved) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
+        if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
+        let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
-        let prompter = Prompter(console: console)
-        let canConfirm = console.stdinIsTerminal && console.stderrIsTerminal
+        let prompter = Prompter(console: console, timeout: ReceiveCommand.promptTimeout(console.environment))
+        let attended = console.stdinIsTerminal && console.stderrIsTerminal
+        let cancellation = SendCancellation()
+        let interrupted = Mutex<Int32?>(nil)
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            interrupted.withLock { $0 = signal }
+            cancellation.cancel()
+        }
+        defer { signals.cancel() }
         let results = await withTaskGroup(of: (Int, Result<SendReport, SendError>).self) { group in
             for (index, destination) in destinations.enumerated() {
-                var options = SendOptions(deviceName: node.deviceName())
-                options.expectedFingerprintPrefix = destination.expectedFingerprintPrefix
+                var options = SendOptions(deviceName: node.deviceName(), expectedKey: destination.expectedKey)
                 options.configDirectory = node.paths.configDirectory
-                if canConfirm {
-                    options.confirmFirstContact = { contact in
-                        board.pause { prompter.confirm(OfferSummary.describe(contact)) }
-                    }
-                }
                 options.trustAnchors = anchors
+                options.cancellation = cancellation
+                if attended {
+                    let single = destinations.count == 1
+                    options.interaction = SendInteraction(
+                        compareCode: { comparison, ticket in
+                            let (lines, question) = OfferSummary.describe(comparison)
+                            return prompter.ask(lines, question: question, ticket: ticket) == .yes
+                        },
+                        waiting: { waiting in
+                            guard waiting.receiverAsksItsUser else { return }
+                            if single {
+                                console.err("Waiting for \"\(TerminalText.safe(waiting.peerName))\" to accept…\n")
+                            } else {
+                                board.set(index, .waiting)
+                            }
+                        })
+                }
                 group.addTask {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
                             prepared, toFirstOf: destination.endpoints, identity: node.identity, options: options,
                             progress: { board.update(index, $0) })
+                        board.set(index, .done)
                         return (index, .success(report))
                     } catch {
+                        board.set(index, .done)
                         return (index, .failure(error))
                     }
                 }
@@ -115,27 +145,70 @@ struct SendCommand: ShareCommand {
             return results.compactMap { $0 }
         }
         board.finish()
+        WideAreaTarget.record(destinations, results, node: node)
         let history = TransferHistory(paths: context.paths)
-        HistoryCommand.warn(history.record(results, to: targets, manifest: prepared.manifest, configDirectory: node.paths.configDirectory), console)
+        HistoryCommand.warn(
+            history.record(results, to: destinations.map(\.target), manifest: prepared.manifest, configDirectory: node.paths.configDirectory),
+            console)
 
         var failures = 0
-        for (destination, result) in zip(destinations, results) {
-            switch result {
-            case .success(let report):
-                if report.peerVerification == .unverified && !json {
-                    console.err(
-                        "Note: \"\(TerminalText.safe(report.peerName))\" is not verified; compare codes with "
-                            + "'share trust verify \(report.peerFingerprint.prefix(8))' to remember it.\n")
-                }
-                if json { console.line(ReportJSON.sent(report).text()) } else { printReport(report, console: console) }
+        var sent = results.makeIterator()
+        for (target, resolution) in zip(targets, resolved) {
+            let destination: PeerTargets.Destination
+            switch resolution {
             case .failure(let error):
                 failures += 1
-                if json { console.line(ReportJSON.sendFailed(to: destination.label, error: error.description).text()) }
-                if destinations.count == 1 { throw CLIError(error.description) }
-                console.error("sending to \(destination.label) failed: \(error)")
+                report(failureOf: target, outcome: "unreachable", message: error.message, console: console, single: targets.count == 1)
+                if error.exitCode == ExitCode.unavailable && targets.count == 1 { return ExitCode.unavailable }
+                continue
+            case .success(let resolved):
+                destination = resolved
+            }
+            guard let result = sent.next() else { break }
+            switch result {
+            case .success(let report):
+                if json { console.line(ReportJSON.sent(report, to: destination.target).text()) } else { printReport(report, console: console) }
+                noteIfUnverified(report, destination: destination, node: node, console: console)
+            case .failure(let error):
+                failures += 1
+                if targets.count == 1 && !json {
+                    if let signal = interrupted.withLock({ $0 }) {
+                        console.error(error.description)
+                        return 128 + signal
+                    }
+                    throw CLIError(error.description)
+                }
+                report(failureOf: destination.target, outcome: error.outcome, message: error.description, console: console, single: targets.count == 1)
             }
         }
+        if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
         return failures == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    private func report(failureOf target: String, outcome: String, message: String, console: Console, single: Bool) {
+        if json {
+            console.line(ReportJSON.sendFailed(to: target, outcome: outcome, error: message).text())
+            if single { console.error(message) }
+        } else {
+            console.error("sending to \(TerminalText.safe(target)) failed: \(message)")
+        }
+    }
+
+    /// Says once per receiver (never for this machine's own) that a send was not verified, with a
+    /// command that works for how the receiver was reached.
+    private func noteIfUnverified(_ report: SendReport, destination: PeerTargets.Destination, node: LocalNode, console: Console) {
+        guard case .unverified(let reason) = report.peerVerification, !json,
+            report.peerFingerprint != node.identity.fingerprint,
+            UnverifiedNotes.firstTime(report.peerFingerprint, stateDirectory: node.paths.stateDirectory)
+        else { return }
+        let who = "\"\(TerminalText.safe(report.peerName))\""
+        let command = "share trust verify '\(destination.target.replacingOccurrences(of: "'", with: "'\\''"))'"
+        let why =
+            reason == .senderUnattended
+            ? "no terminal here to compare a code on" : "it accepts without asking a person, so it showed no code"
+        console.err(
+            "Note: \(who) is not verified (\(why)). To verify it, run '\(command)' on a terminal while 'share receive' runs "
+                + "there on a terminal. (This note is shown once per receiver.)\n")
     }
 
     private func printReport(_ report: SendReport, console: Console) {
@@ -143,11 +216,18 @@ struct SendCommand: ShareCommand {
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
         let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
         let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(report.bytes) / report.seconds)))/s" : ""
+        let who = OfferSummary.who(name: report.peerName, pinnedName: report.pinnedName, claimsNameOf: nil, trustedBy: nil)
+        let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
-            "Sent \(count) to \"\(TerminalText.safe(report.peerName))\" at \(report.endpoint)\(certified): "
+            "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
                 + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate), SHA-256 verified.")
         for item in report.items {
-            console.line("  \(TerminalText.safe(item.name))\(item.isBundle ? "/" : "") -> \(TerminalText.safe(item.location))")
+            let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
+            switch item.outcome {
+            case .placed: console.line("  \(name) -> \(TerminalText.safe(item.text))")
+            case .imported: console.line("  \(name): imported by \"\(TerminalText.safe(item.text))\"")
+            case .keptInInbox: console.line("  \(name): kept in the receiver's inbox: \(TerminalText.safe(item.text))")
+            }
         }
     }
 }

@@ -30,14 +30,13 @@ struct StandardInput: Sendable {
     }
 
     /// Reads standard input to its end into a private temporary file named ``name``. Until
-    /// ``Spooled/remove()``, an interrupt (SIGINT, SIGTERM, SIGHUP) deletes it before the process
-    /// ends as the signal would have ended it.
+    /// ``Spooled/remove()``, an interrupt (SIGINT, SIGTERM, SIGHUP) deletes it first, then does what
+    /// it would have done (end the process, or cancel the send).
     func spool(environment: [String: String]) throws(CLIError) -> Spooled {
         let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         let folder = Mutex<String?>(nil)
-        let watcher = SignalWatcher(signals: [SIGINT, SIGTERM, SIGHUP]) { signal in
+        let watcher = SignalWatcher(cleanupOn: [SIGINT, SIGTERM, SIGHUP]) { _ in
             if let folder = folder.withLock({ $0 }) { InputSpool.removeFolder(folder) }
-            _exit(128 + signal)
         }
         do {
             let spool = try InputSpool(name: name, temporaryDirectory: temporary) { created in folder.withLock { $0 = created } }
@@ -63,6 +62,7 @@ struct StandardInput: Sendable {
 
         /// Deletes the file.
         func remove() {
+            watcher.cancel()
             spool.remove()
         }
     }

@@ -6,10 +6,12 @@ struct TrustBlockCommand: ShareCommand {
         name: "block",
         abstract: "Refuse a peer from now on, before any prompt.",
         discussion: """
-            PEER is the name of a verified peer or a fingerprint (at least 16 hex digits; a receiver \
-            shows each sender's fingerprint with its offer, and 'share receive --json' reports it).
+            PEER is the name of a verified peer, or its fingerprint: all 64 hex digits, or at least the \
+            first 16, as 'share receive' prints them with each offer ('3927 A1B2 C3D4 E5F6'; spaces and \
+            case do not matter). A prefix that matches a verified peer blocks that peer; otherwise it \
+            blocks every key that starts with it (no one can make a key to match 16 digits on purpose).
             """,
-        arguments: [ArgumentSpec(name: "peer", help: "A verified peer's name, or a fingerprint.")]
+        arguments: [ArgumentSpec(name: "peer", help: "A verified peer's name, or a fingerprint (16 hex digits or more).")]
     )
 
     let query: String
@@ -20,22 +22,37 @@ struct TrustBlockCommand: ShareCommand {
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let store = try TrustCommandSupport.load(context.paths)
-        let hex = query.lowercased().filter { $0 != " " && $0 != ":" }
+        let named = store.peers(named: query)
         let fingerprint: String
         let name: String
-        if let known = store.peer(named: query) {
-            (fingerprint, name) = (known.fingerprint, known.name)
-        } else if hex.count == 64, hex.allSatisfy(\.isHexDigit) {
-            (fingerprint, name) = (hex, store.peers.first { $0.fingerprint == hex }?.name ?? "")
-        } else if let known = store.peers.first(where: { hex.count >= 16 && hex.allSatisfy(\.isHexDigit) && $0.fingerprint.hasPrefix(hex) }) {
-            (fingerprint, name) = (known.fingerprint, known.name)
+        if named.count == 1 {
+            (fingerprint, name) = (named[0].fingerprint, named[0].name)
+        } else if named.count > 1 {
+            throw CLIError(
+                "several verified peers are called '\(TerminalText.safe(query))' ("
+                    + named.map { TrustCommandSupport.short($0.fingerprint) }.joined(separator: ", ") + "); give a fingerprint")
+        } else if let hex = TrustStore.hexDigits(of: query) {
+            guard hex.count >= TrustStore.minimumBlockPrefix else {
+                throw CLIError(
+                    "'\(TerminalText.safe(query))' is too short: give at least \(TrustStore.minimumBlockPrefix) hex digits of the "
+                        + "fingerprint, as 'share receive' prints them with each offer (e.g. '3927 A1B2 C3D4 E5F6')")
+            }
+            guard hex.count <= 64 else { throw CLIError("'\(TerminalText.safe(query))' is longer than a fingerprint (64 hex digits)") }
+            let matches = store.peers.filter { $0.fingerprint.hasPrefix(hex) }
+            if matches.count > 1 {
+                throw CLIError("'\(TerminalText.safe(query))' matches several verified peers; give more of the fingerprint")
+            }
+            (fingerprint, name) = matches.first.map { ($0.fingerprint, $0.name) } ?? (hex, "")
         } else {
             throw CLIError(
-                "'\(TerminalText.safe(query))' is neither a verified peer nor a full fingerprint (64 hex digits, "
-                    + "as 'share receive' shows with each offer)")
+                "'\(TerminalText.safe(query))' is neither a verified peer's name nor a fingerprint (at least "
+                    + "\(TrustStore.minimumBlockPrefix) hex digits, as 'share receive' shows with each offer)")
         }
         try TrustCommandSupport.update(context.paths) { $0.block(fingerprint: fingerprint, name: name) }
-        context.console.line("Blocked \(name.isEmpty ? "" : "\"\(TerminalText.safe(name))\" ")(\(TrustCommandSupport.short(fingerprint))): it is refused before any prompt.")
+        let what = fingerprint.count == 64 ? "" : " and every key that starts with it"
+        context.console.line(
+            "Blocked \(name.isEmpty ? "" : "\"\(TerminalText.safe(name))\" ")(\(TrustCommandSupport.short(fingerprint))\(what)): "
+                + "it is refused before any prompt.")
         return ExitCode.success
     }
 }

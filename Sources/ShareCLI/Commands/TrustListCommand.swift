@@ -88,7 +88,16 @@ enum TrustCommandSupport {
     static func single(_ query: String, in store: TrustStore) throws(CLIError) -> String {
         let matches = store.fingerprints(matching: query)
         if matches.isEmpty {
-            throw CLIError("no verified or blocked peer matches '\(TerminalText.safe(query))'; see 'share trust list'")
+            if let hex = TrustStore.hexDigits(of: query), hex.count < TrustStore.minimumLookupPrefix,
+                store.peers(named: query).isEmpty
+            {
+                throw CLIError(
+                    "'\(TerminalText.safe(query))' is too short: give at least \(TrustStore.minimumLookupPrefix) hex digits of "
+                        + "the fingerprint, or the peer's name (see 'share trust list')")
+            }
+            throw CLIError(
+                "no verified or blocked peer is called '\(TerminalText.safe(query))' or has a fingerprint starting with it; "
+                    + "see 'share trust list'")
         }
         if matches.count > 1 {
             throw CLIError(

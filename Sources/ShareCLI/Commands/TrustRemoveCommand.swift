@@ -6,7 +6,7 @@ struct TrustRemoveCommand: ShareCommand {
         name: "remove",
         abstract: "Forget a verified or blocked peer.",
         discussion: "After a peer's key changed (it was reinstalled), remove it here, then verify it again.",
-        arguments: [ArgumentSpec(name: "peer", help: "Its name, or a prefix of its fingerprint (at least 8 hex digits).")]
+        arguments: [ArgumentSpec(name: "peer", help: "Its name, or a prefix of its fingerprint (at least 8 hex digits; spaces allowed).")]
     )
 
     let query: String

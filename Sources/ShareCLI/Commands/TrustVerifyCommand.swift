@@ -1,6 +1,10 @@
 import ShareKit
 import ShareTLS
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `share trust verify PEER`: both users compare the verification code; each side then remembers
 /// the other.
 struct TrustVerifyCommand: ShareCommand {
@@ -28,16 +32,27 @@ struct TrustVerifyCommand: ShareCommand {
         }
         let node = try NodeLoader.load(context.paths)
         let destination = try await PeerTargets.resolve([target], node: node)[0]
-        let prompter = Prompter(console: console)
-        var options = SendOptions(deviceName: node.deviceName())
-        options.expectedFingerprintPrefix = destination.expectedFingerprintPrefix
+        let prompter = Prompter(console: console, timeout: ReceiveCommand.promptTimeout(console.environment))
+        var options = SendOptions(deviceName: node.deviceName(), expectedKey: destination.expectedKey)
         options.configDirectory = context.paths.configDirectory
-        options.confirmFirstContact = { contact in prompter.confirm(OfferSummary.describe(contact)) }
+        options.interaction = SendInteraction(
+            compareCode: { comparison, ticket in
+                let (lines, question) = OfferSummary.describe(comparison)
+                return prompter.ask(lines, question: question, ticket: ticket) == .yes
+            },
+            waiting: { waiting in
+                console.err("Waiting for \"\(TerminalText.safe(waiting.peerName))\" to compare the code…\n")
+            })
+        let cancellation = SendCancellation()
+        options.cancellation = cancellation
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { _ in cancellation.cancel() }
+        defer { signals.cancel() }
         do {
             let result = try await Sender.pairAsync(toFirstOf: destination.endpoints, identity: node.identity, options: options)
+            let again = result.verifiedBefore.map { " (verified before as \"\(TerminalText.safe($0.name))\"; confirmed again)" } ?? ""
             console.line(
-                "Verified \"\(TerminalText.safe(result.name))\" (\(result.fingerprint.grouped.prefix(19))): both sides "
-                    + "confirmed the code and remember each other.")
+                "Verified \"\(TerminalText.safe(result.name))\" (\(OfferSummary.fingerprint(result.fingerprint))): both sides "
+                    + "confirmed the code and remember each other\(again).")
             return ExitCode.success
         } catch {
             throw CLIError(error.description)

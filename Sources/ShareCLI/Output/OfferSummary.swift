@@ -2,23 +2,52 @@ import ShareDocuments
 import ShareKit
 import ShareTLS
 
-/// The texts shown before asking y/N: an offer, a pairing request, a first contact.
+/// The texts shown before asking y/N: an offer, a pairing request, a code to compare.
 enum OfferSummary {
-    /// An offer, with the sender's verification status; ends with the question.
-    static func describe(_ offer: IncomingOffer, home: String) -> String {
+    /// Hex digits of a fingerprint shown with an offer: enough for `share trust block`.
+    static let shownDigits = TrustStore.minimumBlockPrefix
+
+    /// A fingerprint as shown next to a peer: its first 16 digits, grouped (`3927 A1B2 C3D4 E5F6`).
+    static func fingerprint(_ fingerprint: Fingerprint) -> String {
+        String(fingerprint.grouped.prefix(shownDigits + shownDigits / 4 - 1))
+    }
+
+    /// How a peer is named on screen: a verified key always with the name it was verified under
+    /// (and the name it claims now beside it, if different); a new key that claims a verified
+    /// peer's name flagged as a different machine.
+    static func who(name: String, pinnedName: String?, claimsNameOf namesake: TrustStore.Peer?, trustedBy: CAInfo?) -> String {
+        let claimed = "\"\(TerminalText.safe(name))\""
+        if let pinnedName {
+            if pinnedName == name { return "\(claimed) (verified)" }
+            return "\"\(TerminalText.safe(pinnedName))\" (verified), calling itself \(claimed)"
+        }
+        if let namesake {
+            let same = TrustStore.withoutAlternativeSuffix(name).lowercased() == namesake.name.lowercased()
+            return "\(claimed) (NOT the \"\(TerminalText.safe(namesake.name))\" you verified, whose key is "
+                + "\(TrustCommandSupport.short(namesake.fingerprint)): another machine \(same ? "with the same name" : "with a name that looks the same"))"
+        }
+        if let trustedBy { return "\(claimed) (certified by the team CA \"\(TerminalText.safe(trustedBy.displayName))\")" }
+        return "\(claimed) (new: not verified)"
+    }
+
+    /// An offer: what the user sees before deciding, and the question.
+    static func describe(
+        _ offer: IncomingOffer, home: String, executableBits: ExecutableBits = .removed
+    ) -> (lines: [String], question: String) {
         let manifest = offer.manifest
-        let who = "\"\(TerminalText.safe(offer.peerName))\""
+        let who = who(
+            name: offer.peerName, pinnedName: offer.pinnedName, claimsNameOf: offer.claimsNameOf,
+            trustedBy: offer.peerTrustedBy)
         let items = manifest.items.count == 1 ? "1 item" : "\(manifest.items.count) items"
         var lines = [
             "\(who) at \(offer.peerAddress) offers \(items), \(ByteCount.format(manifest.totalBytes)):",
-            "  fingerprint \(offer.peerFingerprint.grouped)",
+            "  fingerprint \(fingerprint(offer.peerFingerprint))",
         ]
-        if let authority = offer.peerTrustedBy {
-            lines.append("  certified by the team CA \"\(TerminalText.safe(authority.displayName))\"")
-        } else if offer.isVerified {
-            lines.append("  verified earlier")
-        } else if let problem = offer.peerCATrustProblem {
+        if offer.peerTrustedBy == nil, let problem = offer.peerCATrustProblem {
             lines.append("  not certified by a team CA: \(TerminalText.safe(problem))")
+        }
+        if offer.pinnedName == nil && offer.nameMixesScripts {
+            lines.append("  note: its name mixes scripts (as names made to look like others do)")
         }
         let shown = manifest.items.prefix(20)
         let width = min(40, shown.map { TerminalText.safe($0.name).count + ($0.isBundle ? 1 : 0) }.max() ?? 0)
@@ -30,35 +59,78 @@ enum OfferSummary {
                 : ByteCount.format(item.byteCount)
             let type = item.declaredType.isEmpty ? "" : "  (\(item.declaredType))"
             lines.append("  \(name.rightPadded(width))  \(size)\(type)")
+            if item.kind == .note { lines += noteLines(manifest.entries[item.entryRange.lowerBound]) }
+            lines += detailLines(ItemDetails(of: item, in: manifest), executableBits: executableBits, isBundle: item.isBundle)
         }
         if manifest.items.count > shown.count { lines.append("  ... and \(manifest.items.count - shown.count) more") }
-        if offer.isFirstContact {
-            lines.append("First contact with \(who): check that it shows this code:  \(offer.verificationCode)")
-            lines.append("Accept, and remember \(who) as verified?")
-        } else {
-            lines.append("Accept?")
+        let quoted = "\"\(TerminalText.safe(offer.peerName))\""
+        if offer.comparesCode {
+            lines.append("Verification code:  \(offer.verificationCode)   (\(quoted) shows a code on its screen now)")
+            return (lines, offer.isVerified ? "Do the codes match, and accept?" : "Do the codes match? Accept, and remember \(quoted) as verified?")
         }
-        return lines.joined(separator: "\n")
+        if offer.isFirstContact {
+            lines.append(
+                offer.senderAttended
+                    ? "No code is compared: \(quoted) is verified on the sending side only."
+                    : "\(quoted) sends unattended and shows no verification code: accepting does not verify it.")
+        }
+        return (lines, "Accept?")
     }
 
-    /// A pairing request; ends with the question.
-    static func describe(_ request: PairingRequest) -> String {
-        let who = "\"\(TerminalText.safe(request.peerName))\""
-        return """
-            \(who) at \(request.peerAddress) asks to verify this machine.
-              fingerprint \(request.peerFingerprint.grouped)
-              code        \(request.verificationCode)
-            Does \(who) show the same code?
-            """
+    /// Hidden entries, links (with their targets) and executables of one item, indented.
+    static func detailLines(_ details: ItemDetails, executableBits: ExecutableBits, isBundle: Bool) -> [String] {
+        var parts: [String] = []
+        if details.hiddenEntries > 0 {
+            parts.append("\(details.hiddenEntries) hidden \(details.hiddenEntries == 1 ? "entry" : "entries")")
+        }
+        if details.executables > 0 {
+            let kept = executableBits == .keptInBundles && isBundle
+            parts.append(
+                "\(details.executables) executable \(details.executables == 1 ? "file" : "files")"
+                    + (kept ? " (kept executable)" : " (they arrive not executable)"))
+        }
+        if !details.links.isEmpty {
+            parts.append("\(details.links.count) \(details.links.count == 1 ? "link" : "links")")
+        }
+        guard !parts.isEmpty else { return [] }
+        var lines = ["      holds " + parts.joined(separator: ", ")]
+        for link in details.links.prefix(5) {
+            lines.append("      link \(TerminalText.safe(link.path)) -> \(TerminalText.safe(link.target))")
+        }
+        if details.links.count > 5 { lines.append("      ... and \(details.links.count - 5) more links") }
+        return lines
     }
 
-    /// First contact seen from the sender; ends with the question.
-    static func describe(_ contact: FirstContact) -> String {
-        let who = "\"\(TerminalText.safe(contact.peerName))\""
-        return """
-            First contact with \(who) (fingerprint \(contact.peerFingerprint.grouped)).
-            Check that \(who) shows this code:  \(contact.verificationCode)
-            Does it?
-            """
+    /// The first lines of a note, as the receiver shows them in the prompt (links are shown, never opened).
+    static func noteLines(_ entry: ManifestEntry) -> [String] {
+        let text = String(decoding: entry.content, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).map {
+            "    │ " + TerminalText.safe(String($0.prefix(200)))
+        }
+        let more = text.split(separator: "\n", omittingEmptySubsequences: false).count > 8 ? ["    │ …"] : []
+        return lines + more
+    }
+
+    /// A pairing request: what the user sees, and the question.
+    static func describe(_ request: PairingRequest) -> (lines: [String], question: String) {
+        let who = who(name: request.peerName, pinnedName: request.pinnedName, claimsNameOf: request.claimsNameOf, trustedBy: nil)
+        return (
+            [
+                "\(who) at \(request.peerAddress) asks to verify this machine.",
+                "  fingerprint \(fingerprint(request.peerFingerprint))",
+                "  code        \(request.verificationCode)",
+            ],
+            "Does \"\(TerminalText.safe(request.peerName))\" show the same code?"
+        )
+    }
+
+    /// The code to compare, seen from the sender: what the user sees, and the question.
+    static func describe(_ comparison: CodeComparison) -> (lines: [String], question: String) {
+        let who = who(name: comparison.peerName, pinnedName: comparison.pinnedName, claimsNameOf: nil, trustedBy: nil)
+        let quoted = "\"\(TerminalText.safe(comparison.peerName))\""
+        var lines = ["\(who), fingerprint \(fingerprint(comparison.peerFingerprint)), shows a verification code now."]
+        if comparison.pinnedName != nil && comparison.isPairing { lines.append("It is verified already; comparing again.") }
+        lines.append("Verification code:  \(comparison.verificationCode)")
+        return (lines, "Does \(quoted) show the same code?")
     }
 }

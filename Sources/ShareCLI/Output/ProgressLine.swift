@@ -1,12 +1,10 @@
 import ShareKit
-import Synchronization
 
-/// One line of progress on stderr, redrawn in place: percentage, bytes, rate, ETA, files.
-/// Draws nothing when stderr is not a terminal.
+/// One line of progress on stderr, redrawn in place: percentage, bytes, the current rate, ETA,
+/// files. Drawn by the console (only on a terminal, never while a question is asked).
 final class ProgressLine: Sendable {
     private let console: Console
     private let label: String
-    private let drawn = Mutex(false)
 
     init(console: Console, label: String) {
         self.console = console
@@ -20,20 +18,12 @@ final class ProgressLine: Sendable {
 
     /// Redraws the line with `text`.
     func draw(_ text: String) {
-        guard console.stderrIsTerminal else { return }
-        drawn.withLock { drawn in
-            drawn = true
-            console.err("\r\u{1B}[K" + text)
-        }
+        console.setStatus(text)
     }
 
     /// Clears the line so the next output starts clean.
     func finish() {
-        guard console.stderrIsTerminal else { return }
-        drawn.withLock { drawn in
-            if drawn { console.err("\r\u{1B}[K") }
-            drawn = false
-        }
+        console.setStatus(nil)
     }
 
     /// `Sending to "desk"  43%  440 MB / 1.0 GB  312 MB/s  ETA 2s  3/10 files`.

@@ -1,17 +1,39 @@
 import ShareKit
+import ShareTransport
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Asks the user yes/no questions on the terminal, one at a time (several offers may arrive at
-/// once; each waits its turn).
+/// Asks the user yes/no questions on the terminal, one at a time.
+///
+/// Questions that arrive while one is asked wait their turn, and the question on screen says how
+/// many wait behind it. The answer is read a key at a time (the terminal's echo is off while
+/// asking, and the console draws what was typed), so messages from other transfers are printed
+/// above the question, never into it. A question ends at once when its ``PromptTicket`` is
+/// withdrawn (the peer gave up; Ctrl-C or SIGTERM stopped the program), and counts as "no answer"
+/// after ``timeout``.
 final class Prompter: Sendable {
+    /// How a question ended.
+    enum Answer: Sendable, Equatable {
+        case yes
+        case no
+        /// Nobody answered within the timeout.
+        case timedOut
+        /// The question was withdrawn, for this reason.
+        case withdrawn(String)
+    }
+
     private let console: Console
-    private let turn = Mutex(())
-    /// How long an unanswered question waits before it counts as "no".
+    /// How long an unanswered question waits before it counts as "no answer".
     let timeout: Duration
+    /// The question on screen and the ones waiting, in order.
+    private let queue = Mutex<[Waiter]>([])
+
+    private final class Waiter: Sendable {
+        let turn = WakeSignal()
+    }
 
     init(console: Console, timeout: Duration = .seconds(300)) {
         self.console = console
@@ -19,36 +41,110 @@ final class Prompter: Sendable {
     }
 
     /// Whether there is a terminal to ask on.
-    var canAsk: Bool { console.stdinIsTerminal }
+    var canAsk: Bool { console.stdinIsTerminal && console.stderrIsTerminal }
 
-    /// Prints `question` and waits for an answer; only `y` or `yes` (any case) count as yes.
-    func confirm(_ question: String) -> Bool {
-        turn.withLock { _ in
-            console.err(question + " [y/N] ")
-            guard let answer = Self.readLine(timeout: timeout) else {
-                console.err("\n(no answer; declined)\n")
-                return false
-            }
-            let word = answer.lowercased().split(separator: " ").first.map(String.init) ?? ""
-            return word == "y" || word == "yes"
+    /// How many questions are waiting behind the one on screen.
+    var waiting: Int { queue.withLock { max($0.count - 1, 0) } }
+
+    /// Shows `lines`, then asks `question` `[y/N]` and waits for the answer: only `y` or `yes` (any
+    /// case) count as yes.
+    func ask(_ lines: [String], question: String, ticket: PromptTicket? = nil) -> Answer {
+        let waiter = Waiter()
+        let first = queue.withLock { queue in
+            queue.append(waiter)
+            return queue.count == 1
         }
+        defer {
+            let next = queue.withLock { queue -> Waiter? in
+                queue.removeAll { $0 === waiter }
+                return queue.first
+            }
+            next?.turn.signal()
+        }
+        if !first {
+            // Wait for our turn, unless the question is withdrawn meanwhile.
+            while !waiter.turn.isSignalled {
+                if let reason = ticket?.withdrawal { return .withdrawn(reason) }
+                _ = waiter.turn.wait(timeout: .milliseconds(100))
+            }
+        }
+        if let reason = ticket?.withdrawal { return .withdrawn(reason) }
+        return askNow(lines, question: question, ticket: ticket)
     }
 
-    /// Reads one line from stdin, waiting at most `timeout`.
-    private static func readLine(timeout: Duration) -> String? {
+    private func askNow(_ lines: [String], question: String, ticket: PromptTicket?) -> Answer {
+        let raw = RawInput()
+        defer { raw.restore() }
+        var typed = ""
+        func line() -> String {
+            let more = waiting
+            let note = more == 0 ? "" : " (\(more) more \(more == 1 ? "question waits" : "questions wait") after this one)"
+            return question + note + " [y/N] " + typed
+        }
+        console.beginPrompt(lines: lines, prompt: line())
         let deadline = ContinuousClock.now + timeout
-        var bytes: [UInt8] = []
-        while ContinuousClock.now < deadline {
+        while true {
+            if let reason = ticket?.withdrawal {
+                console.endPrompt(note: "(\(reason))")
+                return .withdrawn(reason)
+            }
             let left = deadline - ContinuousClock.now
-            var pfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let millis = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&pfd, 1, max(millis, 1)) > 0 else { continue }
+            if left <= .zero {
+                console.endPrompt(note: "(no answer within \(timeout.components.seconds / 60 >= 1 ? "\(timeout.components.seconds / 60) min" : "\(timeout.components.seconds) s"); declined)")
+                return .timedOut
+            }
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+            if let ticket { fds.append(pollfd(fd: ticket.descriptor, events: Int16(POLLIN), revents: 0)) }
+            // Wake now and then to show how many questions wait.
+            let millis = Int32(clamping: min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000, 250))
+            guard poll(&fds, nfds_t(fds.count), max(millis, 1)) > 0, fds[0].revents != 0 else {
+                console.updatePrompt(line())
+                continue
+            }
             var byte: UInt8 = 0
             let count = read(0, &byte, 1)
-            if count <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            if bytes.count < 256 { bytes.append(byte) }
+            if count <= 0 {
+                console.endPrompt(note: "(no answer; declined)")
+                return .timedOut
+            }
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                console.endPrompt()
+                let word = typed.lowercased().split(separator: " ").first.map(String.init) ?? ""
+                return word == "y" || word == "yes" ? .yes : .no
+            case 0x7F, 0x08:
+                if !typed.isEmpty { typed.removeLast() }
+            case 0x15:  // Ctrl-U
+                typed = ""
+            case 0x20...0x7E:
+                if typed.count < 32 { typed.append(Character(Unicode.Scalar(byte))) }
+            default:
+                break
+            }
+            console.updatePrompt(line())
         }
-        return nil
+    }
+}
+
+/// The terminal's line editing and echo, turned off while a question is asked (signals such as
+/// Ctrl-C still work) and restored afterwards.
+private final class RawInput {
+    private var saved = termios()
+    private var active = false
+
+    init() {
+        guard isatty(0) == 1, tcgetattr(0, &saved) == 0 else { return }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        active = tcsetattr(0, TCSANOW, &raw) == 0
+    }
+
+    func restore() {
+        if active { _ = tcsetattr(0, TCSANOW, &saved) }
+        active = false
     }
 }

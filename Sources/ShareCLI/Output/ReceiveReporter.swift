@@ -94,12 +94,17 @@ final class ReceiveReporter: Sendable {
             if json {
                 console.line(ReportJSON.received(transfer).text())
             } else {
-                let who = "\"\(TerminalText.safe(transfer.peerName))\""
+                let who =
+                    transfer.verifiedNow
+                    ? "\"\(TerminalText.safe(transfer.peerName))\" (verified now)"
+                    : OfferSummary.who(
+                        name: transfer.peerName, pinnedName: transfer.pinnedName, claimsNameOf: transfer.claimsNameOf,
+                        trustedBy: nil)
                 let certified = transfer.peerTrustedBy.map { ", certified by the team CA \"\(TerminalText.safe($0.displayName))\"" } ?? ""
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
                 let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
                 let summary =
-                    "Received \(count) from \(who) (\(transfer.peerFingerprint.grouped.prefix(19))\(certified)): "
+                    "Received \(count) from \(who) (\(OfferSummary.fingerprint(transfer.peerFingerprint))\(certified)): "
                     + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified."
                 let items = ReceivedReport.itemLines(transfer, home: home)
                 if oneLine {
@@ -118,7 +123,8 @@ final class ReceiveReporter: Sendable {
                 console.line(
                     JSON.object([
                         ("event", .string("declined")),
-                        ("peer", ReportJSON.peer(name: offer.peerName, fingerprint: offer.peerFingerprint, address: offer.peerAddress, trustedBy: offer.peerTrustedBy)),
+                        ("peer", ReportJSON.peer(offer)),
+                        ("code", .string(decision.code.name)),
                         ("reason", .string(decision.message.isEmpty ? decision.code.description : decision.message)),
                     ]).text())
             } else if decision.code != .nobodyToAsk {
@@ -153,21 +159,21 @@ final class ReceiveReporter: Sendable {
             } else {
                 console.err("Did not verify \(who) at \(request.peerAddress).\n")
             }
-        case .identityChanged(let name, let fingerprint, let address, let known):
+        case .refusedSender(let name, let fingerprint, let address, let decision):
+            // A refusal by key or policy does not end a --once receiver: a stranger must not be able to stop it.
             ends = false
             if json {
                 console.line(
                     JSON.object([
-                        ("event", .string("identity-changed")),
+                        ("event", .string("declined")),
                         ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address)),
-                        ("knownFingerprint", .string(known)),
+                        ("code", .string(decision.code.name)),
+                        ("reason", .string(decision.message.isEmpty ? decision.code.description : decision.message)),
                     ]).text())
             } else {
-                console.error(
-                    "\"\(TerminalText.safe(name))\" at \(address) presented a different key than the one you verified "
-                        + "(verified \(known.prefix(16)), now \(fingerprint.prefix(16))). It may have been reinstalled, or someone "
-                        + "may be impersonating it: nothing was accepted. If you expected this, run "
-                        + "'share trust remove \(known.prefix(16))' and verify it again.")
+                console.err(
+                    "Refused \"\(TerminalText.safe(name))\" (\(OfferSummary.fingerprint(fingerprint))) at \(address) before "
+                        + "its offer: \(decision.message.isEmpty ? decision.code.description : decision.message).\n")
             }
         case .refused(let address, let reason):
             ends = false

@@ -5,8 +5,7 @@ import ShareNotifications
 import ShareWire
 
 /// The desktop notifications a receiving service shows when a connection ends: a completed
-/// transfer (with an "Open" button for the folder it landed in), a failure that says why, and a
-/// peer whose key changed.
+/// transfer (with an "Open" button for the folder it landed in), and a failure that says why.
 enum TransferNotice {
     /// The notification for `outcome`, and the folder its "Open" button opens; nil when the
     /// outcome is not worth a notification (declines, refusals, pairings: the log has them).
@@ -39,16 +38,7 @@ enum TransferNotice {
             notification.category = "transfer.error"
             notification.icon = "dialog-error"
             return (notification, nil)
-        case .identityChanged(let name, _, let address, let known):
-            var notification = DesktopNotification(
-                summary: "\"\(DisplayText.escape(name))\" presented a different key",
-                body: "At \(address), not the key you verified (\(known.prefix(16))): it may have been reinstalled, or "
-                    + "someone may be impersonating it. Nothing was accepted.",
-                urgency: .critical)
-            notification.category = "transfer.error"
-            notification.icon = "security-low"
-            return (notification, nil)
-        case .declined, .refused, .paired:
+        case .declined, .refusedSender, .refused, .paired:
             return nil
         }
     }

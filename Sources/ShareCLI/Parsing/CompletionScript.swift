@@ -1,4 +1,5 @@
 import Foundation
+import ShareDocuments
 import ShareKit
 
 /// Shell completion scripts for bash, zsh and fish, generated from the command specs that drive
@@ -61,7 +62,7 @@ enum CompletionScript {
     static var settingValues: [(key: String, kind: Kind)] {
         [
             ("accept", .words(ReceivePolicy.allCases.map(\.rawValue))), ("compression", .words(["on", "off"])),
-            ("execute-bit", .words(ExecuteBitPolicy.allCases.map(\.rawValue))), ("dir", .folders),
+            ("execute-bit", .words(ExecutableBits.allCases.map(SettingKey.executeBitWord))), ("dir", .folders),
             ("everyone-for", .words(["none", "10m", "1h"])), ("rate-limit", .words(["none"])),
         ]
     }

@@ -22,6 +22,9 @@ public enum DeviceName {
     /// Checks a name a user wants to use; returns the problem, if any.
     public static func problem(with name: String) -> String? {
         if name.trimming(" ").isEmpty { return "the name is empty" }
+        if name.first?.isWhitespace == true || name.last?.isWhitespace == true {
+            return "the name starts or ends with a space (it would look like another name)"
+        }
         if name.utf8.count > 63 { return "the name is \(name.utf8.count) bytes long; DNS-SD allows 63" }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             return "the name contains control characters"

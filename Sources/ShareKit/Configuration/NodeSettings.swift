@@ -1,4 +1,5 @@
 public import Foundation
+public import ShareDocuments
 
 #if canImport(Glibc)
 import Glibc
@@ -12,11 +13,12 @@ import Glibc
 ///
 /// ```json
 /// {"name": "desk", "dir": "/home/ada/Inbox", "port": 47321, "accept": "everyone", "everyone-for": 600,
-///  "execute-bit": "strip", "compression": true, "rate-limit": 10000000}
+///  "execute-bit": "keep-in-bundles", "compression": true, "rate-limit": 10000000}
 /// ```
 ///
 /// Loading validates every value as `share config set` does; keys it does not know (written by a
-/// newer version, or mistyped) are kept as they are and listed in ``unknownKeys``.
+/// newer version, or mistyped) are kept as they are and listed in ``unknownKeys``. `wideArea` is an
+/// object of its own (``WideAreaSettings``, docs/WIDE-AREA.md), edited by hand.
 public struct NodeSettings: Sendable, Equatable {
     /// The device name others see (`share identity set-name`).
     public var name: String?
@@ -28,12 +30,15 @@ public struct NodeSettings: Sendable, Equatable {
     public var accept: ReceivePolicy?
     /// How long `everyone` lasts before the receiver goes back to `ask`.
     public var everyoneFor: Duration?
-    /// What happens to the execute bits of received files (stored; not applied yet).
-    public var executeBit: ExecuteBitPolicy?
+    /// Whether received files may keep execute bits (as `share receive --keep-executables`).
+    public var executeBit: ExecutableBits?
     /// Whether transfers may be compressed (stored; not applied yet).
     public var compression: Bool?
     /// The most bytes per second a transfer may use, 0 for no limit (stored; not applied yet).
     public var rateLimit: UInt64?
+    /// Wide-area DNS-SD: where `share receive` publishes beyond the local network, and where
+    /// `share peers` looks (see ``WideAreaSettings``).
+    public var wideArea: WideAreaSettings?
     /// Keys of the file this version does not know, with their JSON text; written back unchanged.
     public private(set) var unknown: [String: String] = [:]
 
@@ -41,7 +46,13 @@ public struct NodeSettings: Sendable, Equatable {
     public var unknownKeys: [String] { unknown.keys.sorted() }
 
     /// Creates settings.
-    public init(name: String? = nil) { self.name = name }
+    public init(name: String? = nil, wideArea: WideAreaSettings? = nil) {
+        self.name = name
+        self.wideArea = wideArea
+    }
+
+    /// The key of ``wideArea`` in the file.
+    static let wideAreaKey = "wideArea"
 
     /// The file's name in the config folder.
     public static let fileName = "settings.json"
@@ -63,11 +74,23 @@ public struct NodeSettings: Sendable, Equatable {
         }
         var settings = NodeSettings()
         for (key, value) in object {
+            if key == wideAreaKey {
+                do {
+                    let data = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])
+                    settings.wideArea = try JSONDecoder().decode(WideAreaSettings.self, from: data)
+                } catch {
+                    throw .unreadable(path: path, reason: "'\(key)': \(error)")
+                }
+                continue
+            }
             guard let setting = SettingKey(rawValue: key) else {
                 settings.unknown[key] = Self.jsonText(value)
                 continue
             }
             if value is NSNull { continue }
+            if setting == .name, let name = value as? String, let problem = DeviceName.problem(with: name) {
+                throw .unreadable(path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
+            }
             do {
                 try setting.decode(value, into: &settings)
             } catch {
@@ -85,6 +108,9 @@ public struct NodeSettings: Sendable, Equatable {
         }
         for key in SettingKey.allCases {
             if let value = key.encoded(self) { object[key.rawValue] = value }
+        }
+        if let wideArea, let data = try? JSONEncoder().encode(wideArea) {
+            object[Self.wideAreaKey] = try? JSONSerialization.jsonObject(with: data)
         }
         let data: Data
         do {

@@ -1,4 +1,5 @@
 import Foundation
+public import ShareDocuments
 
 /// One key of the settings file (``NodeSettings``): what it means, the values it takes, its
 /// default, and how `share config` reads and writes it.
@@ -20,7 +21,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .port: "The port 'share receive' listens on (0: a free one each time)."
         case .accept: "Whom 'share receive' accepts from: ask, trusted or everyone."
         case .everyoneFor: "How long 'everyone' lasts, then ask (none: no limit)."
-        case .executeBit: "keep: files keep their execute bits; strip: never executable."
+        case .executeBit: "strip: nothing received is executable; keep-in-bundles: see below."
         case .compression: "Whether transfers may be compressed: on or off."
         case .rateLimit: "Most bytes a second per transfer, e.g. 10M, 500k; none: no limit."
         }
@@ -34,7 +35,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .port: "a number from 0 to 65535"
         case .accept: "ask, trusted or everyone"
         case .everyoneFor: "a duration such as 90s, 10m or 2h (at most a week), or none"
-        case .executeBit: "keep or strip"
+        case .executeBit: "strip or keep-in-bundles"
         case .compression: "on or off"
         case .rateLimit: "a rate of at least \(ByteRate.format(ByteRate.minimum)) such as 500k, 10M or 1.5 MB/s, or none"
         }
@@ -44,8 +45,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// a setting chosen now takes effect once the code uses it.
     public var isApplied: Bool {
         switch self {
-        case .name, .dir, .port, .accept, .everyoneFor: true
-        case .executeBit, .compression, .rateLimit: false
+        case .name, .dir, .port, .accept, .everyoneFor, .executeBit: true
+        case .compression, .rateLimit: false
         }
     }
 
@@ -57,7 +58,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .port: settings.port.map { String($0) }
         case .accept: settings.accept?.rawValue
         case .everyoneFor: settings.everyoneFor.map(DurationText.format)
-        case .executeBit: settings.executeBit?.rawValue
+        case .executeBit: settings.executeBit.map(Self.executeBitWord)
         case .compression: settings.compression.map { $0 ? "on" : "off" }
         case .rateLimit: settings.rateLimit.map(ByteRate.format)
         }
@@ -71,7 +72,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .port: String(ReceiverConfiguration.defaultPort)
         case .accept: ReceivePolicy.ask.rawValue
         case .everyoneFor: "none"
-        case .executeBit: ExecuteBitPolicy.keep.rawValue
+        case .executeBit: Self.executeBitWord(.removed)
         case .compression: "off"
         case .rateLimit: "none"
         }
@@ -109,8 +110,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
             guard let duration = DurationText.parse(word) else { throw invalid(text) }
             settings.everyoneFor = duration
         case .executeBit:
-            guard let policy = ExecuteBitPolicy(rawValue: word.lowercased()) else { throw invalid(text) }
-            settings.executeBit = policy
+            guard let bits = ExecutableBits.allCases.first(where: { Self.executeBitWord($0) == word.lowercased() }) else {
+                throw invalid(text)
+            }
+            settings.executeBit = bits
         case .compression:
             switch word.lowercased() {
             case "on", "yes", "true", "1": settings.compression = true
@@ -167,6 +170,14 @@ public enum SettingKey: String, CaseIterable, Sendable {
             }
             if self == .dir && !text.hasPrefix("/") { throw SettingError("expected an absolute path, found '\(text)'") }
             try set(text, in: &settings, workingDirectory: "/", home: "/")
+        }
+    }
+
+    /// The word for `bits` in the settings: `strip` or `keep-in-bundles`.
+    public static func executeBitWord(_ bits: ExecutableBits) -> String {
+        switch bits {
+        case .removed: "strip"
+        case .keptInBundles: "keep-in-bundles"
         }
     }
 

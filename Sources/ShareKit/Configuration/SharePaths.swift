@@ -12,7 +12,7 @@ public struct SharePaths: Sendable {
     public var downloadDirectory: String
     /// The user's home folder.
     public var home: String
-    /// State worth keeping but not configuration, such as the transfer history:
+    /// State that is neither configuration nor data (notes already given, history):
     /// `$XDG_STATE_HOME/share`, else `~/.local/state/share`.
     public var stateDirectory: String
 

@@ -1,12 +1,13 @@
 public import ShareTLS
+import ShareWire
 
-/// What a receiver advertises in DNS-SD (docs/PROTOCOL.md §9): the protocol version and a
+/// What a receiver advertises in DNS-SD (docs/PROTOCOL.md §13): the protocol version and a
 /// prefix of its fingerprint, nothing personal.
 public enum Advertisement {
     /// Hex digits of the fingerprint advertised in TXT `fp`.
     public static let fingerprintPrefixLength = 32
     /// The protocol version advertised in TXT `v`.
-    public static let protocolVersion = "1"
+    public static let protocolVersion = "\(Hello.currentVersion)"
 
     /// The TXT record for a receiver with `fingerprint`.
     public static func txt(for fingerprint: Fingerprint) -> [String: String] {

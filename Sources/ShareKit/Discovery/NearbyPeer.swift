@@ -1,3 +1,5 @@
+import Foundation
+import ShareUnicode
 public import ShareDiscovery
 public import ShareTransport
 
@@ -12,13 +14,35 @@ public struct NearbyPeer: Sendable, Hashable {
     public var isKnown: Bool
     /// Whether it is this machine's own receiver.
     public var isSelf: Bool
+    /// The name this machine verified it under, when its advertised key is a verified one.
+    public var pinnedName: String?
+    /// A verified peer whose name this (unverified) one uses or imitates (``TrustStore/namesake(of:fingerprint:)``):
+    /// another machine, flagged as such.
+    public var claimsNameOf: TrustStore.Peer?
+    /// Whether its name mixes scripts (Latin with Cyrillic, say), as look-alike names do.
+    public var mixesScripts: Bool
+    /// Where it was seen: `local` (the local network) and wide-area DNS domains.
+    public var domains: [String]
+    /// Seen only in wide-area DNS, where an entry can outlive its receiver, and no connection from
+    /// this machine has proved its key yet (``WideAreaConfirmations``).
+    public var isUnconfirmed = false
 
     /// Creates the view of `service`.
     public init(service: DiscoveredService, trust: TrustStore, ownFingerprintPrefix: String?) {
         self.service = service
         fingerprintPrefix = Advertisement.fingerprintPrefix(in: service.txt)
-        isKnown = fingerprintPrefix.flatMap { trust.peer(withPrefix: $0) } != nil
+        let pin = fingerprintPrefix.flatMap { trust.peer(withPrefix: $0) }
+        isKnown = pin != nil
+        pinnedName = pin?.name
         isSelf = service.isLocal && fingerprintPrefix != nil && fingerprintPrefix == ownFingerprintPrefix
+        claimsNameOf =
+            pin == nil && !isSelf
+            ? trust.peers.first {
+                NameLookalikes.key(TrustStore.withoutAlternativeSuffix($0.name))
+                    == NameLookalikes.key(TrustStore.withoutAlternativeSuffix(service.name))
+            } : nil
+        mixesScripts = NameLookalikes.mixesScripts(service.name)
+        domains = [service.domain]
     }
 
     /// The service (device) name.

@@ -29,10 +29,16 @@ final class StagingArea {
     private let areaName: String
     private var parent: (path: String, fd: Int32)?
     private var isFinished = false
+    /// Whether received files keep execute bits (``ReceivedModes``).
+    let executableBits: ExecutableBits
+    /// The receiver's umask, applied to every mode.
+    let umask: UInt16
 
     /// Creates the area in the inbox `root`, creating the inbox when missing.
-    init(root: String) throws(ReceiveError) {
+    init(root: String, executableBits: ExecutableBits = .removed, umask: UInt16 = 0o022) throws(ReceiveError) {
         self.root = root
+        self.executableBits = executableBits
+        self.umask = umask
         do {
             try Self.createDirectories(root, mode: 0o700)
         } catch {
@@ -109,10 +115,28 @@ final class StagingArea {
                 if symlinkat(entry.linkTarget, parentFD, name) != 0 {
                     throw .storageFailed(operation: "creating the link", path: entry.path, reason: POSIX.errorText())
                 }
+            case .note:
+                let fd = try createFile(entry.path)
+                if let problem = entry.content.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
+                    close(fd)
+                    throw .storageFailed(operation: "writing", path: entry.path, reason: POSIX.errorText(problem))
+                }
+                try finishFile(fd, entry: entry)
             case .file:
                 break
             }
         }
+    }
+
+    /// Whether this area's filesystem treats names that differ only in case as one name (ext4 with
+    /// casefold, vfat): then it cannot hold both `Case.txt` and `case.txt`.
+    func ignoresCase() -> Bool {
+        let name = "CaseProbe-" + Self.randomName(bytes: 4)
+        let fd = openat(areaFD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        close(fd)
+        defer { unlinkat(areaFD, name, 0) }
+        return faccessat(areaFD, name.lowercased(), F_OK, AT_SYMLINK_NOFOLLOW) == 0
     }
 
     /// Creates the file at `path` (it must not exist) and returns its descriptor.
@@ -128,11 +152,12 @@ final class StagingArea {
         return fd
     }
 
-    /// Gives a finished file its mode and modification time and closes it.
+    /// Gives a finished file its mode (``ReceivedModes``) and modification time and closes it.
     func finishFile(_ fd: Int32, entry: ManifestEntry) throws(ReceiveError) {
         defer { close(fd) }
         var times = POSIX.times(seconds: entry.modificationSeconds, nanoseconds: entry.modificationNanoseconds)
-        if fchmod(fd, mode_t(entry.mode)) != 0 || futimens(fd, &times) != 0 {
+        let mode = ReceivedModes.file(entry.mode, inBundle: !entry.isTopLevel, executableBits: executableBits, umask: umask)
+        if fchmod(fd, mode_t(mode)) != 0 || futimens(fd, &times) != 0 {
             throw .storageFailed(operation: "setting the mode and time of", path: entry.path, reason: POSIX.errorText())
         }
     }
@@ -151,10 +176,11 @@ final class StagingArea {
     /// travel in the metadata and are applied where it finally lands.
     func commit(_ manifest: Manifest, entries: [InboxEntry]) throws(ReceiveError) -> [InboxEntry] {
         // Folder and link times (and folder modes) last, deepest first: reverse pre-order.
-        for entry in manifest.entries.reversed() where entry.kind != .file && !entry.isTopLevel {
+        for entry in manifest.entries.reversed() where !entry.kind.isRegularFile && !entry.isTopLevel {
             let (parentFD, name) = try parentDirectory(of: entry.path)
             var times = POSIX.times(seconds: entry.modificationSeconds, nanoseconds: entry.modificationNanoseconds)
-            if entry.kind == .directory && fchmodat(parentFD, name, mode_t(entry.mode), 0) != 0 {
+            let mode = ReceivedModes.directory(entry.mode, umask: umask)
+            if entry.kind == .directory && fchmodat(parentFD, name, mode_t(mode), 0) != 0 {
                 throw .storageFailed(operation: "setting the mode of", path: entry.path, reason: POSIX.errorText())
             }
             _ = utimensat(parentFD, name, &times, AT_SYMLINK_NOFOLLOW)
@@ -180,7 +206,7 @@ final class StagingArea {
             var metadata = index < entries.count ? entries[index] : InboxEntry.damaged(id: "")
             let top = manifest.entries[item.entryRange.lowerBound]
             if top.kind == .directory {
-                metadata.folderMode = top.mode
+                metadata.folderMode = ReceivedModes.directory(top.mode, umask: umask)
                 metadata.folderModificationSeconds = top.modificationSeconds
                 metadata.folderModificationNanoseconds = top.modificationNanoseconds
             }

@@ -1,6 +1,8 @@
 import Foundation
 public import ShareDocuments
 
+internal import CShareLinux
+
 #if canImport(Glibc)
 import Glibc
 #endif

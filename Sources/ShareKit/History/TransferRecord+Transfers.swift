@@ -29,10 +29,11 @@ extension TransferRecord {
                     name: name ?? "", pinnedName: fingerprint.flatMap { trust?.peer($0)?.name }, fingerprint: fingerprint?.hex,
                     address: address),
                 outcome: .failed, reason: failure.description, items: [], files: 0, bytes: 0)
-        case .identityChanged(let name, let fingerprint, let address, _):
+        case .refusedSender(let name, let fingerprint, let address, let decision):
+            guard decision.code != .busy else { return nil }
             self.init(
                 direction: .received, peer: Self.peer(name, fingerprint, address, trust), outcome: .declined,
-                reason: "it presented a different key than the one verified for its name", items: [], files: 0, bytes: 0)
+                reason: decision.message.isEmpty ? decision.code.description : decision.message, items: [], files: 0, bytes: 0)
         case .refused, .paired:
             return nil
         }
@@ -40,13 +41,15 @@ extension TransferRecord {
 
     /// The record of a completed send of `manifest`.
     public init(_ report: SendReport, manifest: Manifest, trust: TrustStore?) {
+        var peer = Self.peer(report.peerName, report.peerFingerprint, report.endpoint, trust)
+        peer.pinnedName = peer.pinnedName ?? report.pinnedName
         self.init(
-            direction: .sent, peer: Self.peer(report.peerName, report.peerFingerprint, report.endpoint, trust),
-            outcome: .completed, reason: nil,
+            direction: .sent, peer: peer, outcome: .completed, reason: nil,
             items: zip(report.items, manifest.items).map { item, offered in
+                // The receiver's words: where it landed, the importing application, or why it stayed.
                 Item(
-                    name: item.name, bundle: item.isBundle, bytes: offered.byteCount, outcome: "delivered",
-                    location: item.location, reason: nil)
+                    name: item.name, bundle: item.isBundle, bytes: offered.byteCount, outcome: item.outcome.description,
+                    location: item.outcome == .keptInInbox ? nil : item.text, reason: item.outcome == .keptInInbox ? item.text : nil)
             },
             files: report.files.count, bytes: report.bytes)
     }

@@ -48,7 +48,8 @@ public struct TransferRecord: Codable, Sendable, Equatable {
         public var bundle: Bool
         /// Bytes it holds.
         public var bytes: UInt64
-        /// `receiveFolder`, `imported` or `kept` (received), `delivered` (sent), or `notDelivered`.
+        /// `receiveFolder`, `imported` or `kept` (received); `placed`, `imported` or `keptInInbox`
+        /// (sent, as the receiver reported); or `notDelivered`.
         public var outcome: String
         /// Where it landed: a path on this machine (received), the receiver's words (sent).
         public var location: String?

@@ -31,6 +31,8 @@ public struct DocumentImporter: Sendable {
     public let environment: [String: String]
     /// Bounds for `unpack` (the expanded size is further limited by the free space).
     var archiveLimits = ArchiveLimits.standard
+    /// The receive folder as a running receiver opened it (nil: by its path, as `share inbox import` does).
+    var openedReceiveFolder: ReceiveFolder?
 
     /// Bytes of content read to resolve a file's type.
     public static let sniffLength = 4096
@@ -150,6 +152,12 @@ public struct DocumentImporter: Sendable {
         }
         guard let handler = plan.handler else {
             do {
+                if let openedReceiveFolder {
+                    return .receiveFolder(
+                        path: try Placement.place(
+                            entry.name, from: folderFD, into: openedReceiveFolder, preferred: entry.name,
+                            folderAttributes: attributes))
+                }
                 let path = try Placement.place(
                     entry.name, from: folderFD, into: receiveFolder, mode: .move, preferred: entry.name,
                     folderAttributes: attributes)

@@ -1,4 +1,5 @@
 import Dispatch
+import ShareWire
 import Synchronization
 
 /// The imports of one committed transfer, run one after another on a thread of their own, so
@@ -67,12 +68,11 @@ final class ImportBatch: Sendable {
         }
     }
 
-    /// The receipt's locations as of now: where finished imports landed, and a phrase for those still running.
-    func receiptLocations(home: String?) -> [String] {
+    /// The receipt's items as of now: what became of finished imports, and those still running.
+    func receiptItems(home: String?) -> [ReceiptItem] {
         state.withLock { state in
             state.results.enumerated().map { index, result in
-                result?.receiptLocation(home: home)
-                    ?? ImportResult.pendingReceiptLocation(application: state.running[index])
+                result?.receiptItem(home: home) ?? ImportResult.pendingReceiptItem(application: state.running[index])
             }
         }
     }

@@ -1,3 +1,5 @@
+public import ShareWire
+
 /// The application an import was (or is being) handed to.
 public struct ImportApplication: Sendable, Hashable {
     /// `CFBundleIdentifier`.
@@ -68,24 +70,22 @@ public struct ImportResult: Sendable {
         }
     }
 
-    /// The short text the sender is shown as the document's location (RECEIPT): a display path
-    /// for the receive folder, otherwise a phrase without local paths or the importer's output.
-    public func receiptLocation(home: String?) -> String {
+    /// What the sender is told in the RECEIPT (docs/PROTOCOL.md §4): placed (with a display path),
+    /// imported (with the application's name), or kept in the inbox (with why), without local paths
+    /// beyond the receive folder and without the importer's output.
+    public func receiptItem(home: String?) -> ReceiptItem {
         let name = application?.name ?? "the receiver"
         switch outcome {
-        case .receiveFolder(let path): return DisplayPath.abbreviate(path, home: home)
-        case .imported: return "imported by \(name)"
+        case .receiveFolder(let path): return ReceiptItem(.placed, DisplayPath.abbreviate(path, home: home))
+        case .imported: return ReceiptItem(.imported, name)
         case .kept(_, let timedOut):
-            if application == nil {
-                return "kept in the receiver's inbox: it could not be placed in the receive folder"
-            }
-            return
-                "kept in the receiver's inbox: \(name) \(timedOut ? "did not finish in time" : "could not import it")"
+            if application == nil { return ReceiptItem(.keptInInbox, "it could not be placed in the receive folder") }
+            return ReceiptItem(.keptInInbox, "\(name) \(timedOut ? "did not finish in time" : "could not import it")")
         }
     }
 
-    /// The RECEIPT text for a document whose import is still running when the receipt must go.
-    static func pendingReceiptLocation(application: ImportApplication?) -> String {
-        "kept in the receiver's inbox while \(application?.name ?? "the receiver") imports it"
+    /// The RECEIPT item for a document whose import is still running when the receipt must go.
+    static func pendingReceiptItem(application: ImportApplication?) -> ReceiptItem {
+        ReceiptItem(.keptInInbox, "still being imported by \(application?.name ?? "the receiver")")
     }
 }

@@ -62,6 +62,34 @@ enum Placement {
         return folder + "/" + finalName
     }
 
+    /// Places `name` (in the folder `sourceFD`) into the receive folder opened at the start, through
+    /// its descriptor, under `preferred` or the next free name; refuses when the folder's path no
+    /// longer names that folder (removed or replaced).
+    /// - Returns: the absolute path where it landed.
+    static func place(
+        _ name: String, from sourceFD: Int32, into folder: ReceiveFolder, preferred: String,
+        folderAttributes: FolderAttributes?
+    ) throws(ImportFailure) -> String {
+        if let problem = folder.problem() { throw ImportFailure(problem) }
+        var source = stat()
+        var target = stat()
+        if fstat(sourceFD, &source) == 0, fstat(folder.descriptor, &target) == 0, source.st_dev == target.st_dev {
+            let finalName = try renameNoReplace(
+                name, from: sourceFD, preferred: preferred, into: folder.descriptor, folder: folder.path)
+            apply(folderAttributes, to: finalName, in: folder.descriptor)
+            _ = fsync(folder.descriptor)
+            return folder.path + "/" + finalName
+        }
+        let scratch = try ScratchFolder(inFolder: folder.descriptor, path: folder.path)
+        defer { scratch.discard() }
+        try TreeCopy.copy(name, from: sourceFD, to: name, in: scratch.fd)
+        try scratch.sync()
+        let finalName = try scratch.moveIntoPlace(name, preferred: preferred)
+        apply(folderAttributes, to: finalName, in: scratch.destinationFD)
+        _ = fsync(scratch.destinationFD)
+        return folder.path + "/" + finalName
+    }
+
     /// Renames `name` from `sourceFD` into `destinationFD` as `preferred` or `preferred (2)`, … .
     static func renameNoReplace(
         _ name: String, from sourceFD: Int32, preferred: String, into destinationFD: Int32, folder: String

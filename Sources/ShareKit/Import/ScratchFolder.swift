@@ -25,7 +25,7 @@ final class ScratchFolder {
     private var isFinished = false
 
     /// Creates a scratch folder in `destination` (created when missing).
-    init(in destination: String) throws(ImportFailure) {
+    convenience init(in destination: String) throws(ImportFailure) {
         do {
             try StagingArea.createDirectories(destination)
         } catch {
@@ -36,6 +36,17 @@ final class ScratchFolder {
         guard destinationFD >= 0 else {
             throw ImportFailure("cannot open the folder '\(destination)': \(POSIX.errorText())")
         }
+        try self.init(owning: destinationFD, path: destination)
+    }
+
+    /// Creates a scratch folder in the open folder `folderFD` (whose path is `path`, for messages).
+    convenience init(inFolder folderFD: Int32, path: String) throws(ImportFailure) {
+        let destinationFD = dup(folderFD)
+        guard destinationFD >= 0 else { throw ImportFailure("cannot use the folder '\(path)': \(POSIX.errorText())") }
+        try self.init(owning: destinationFD, path: path)
+    }
+
+    private init(owning destinationFD: Int32, path destination: String) throws(ImportFailure) {
         if mkdirat(destinationFD, StagingArea.folderName, 0o700) != 0 && errno != EEXIST {
             let reason = POSIX.errorText()
             close(destinationFD)

@@ -7,13 +7,14 @@ public enum IncomingOutcome: Sendable {
     case received(ReceivedTransfer)
     /// The offer was declined (by the user, the policy, or for lack of space).
     case declined(IncomingOffer, Decision)
+    /// A sender was refused before it could make an offer (blocked, not verified under `trusted`,
+    /// busy); it never sent its offer.
+    case refusedSender(peerName: String, peerFingerprint: Fingerprint, peerAddress: String, Decision)
     /// The transfer failed; nothing it carried was kept.
     case failed(peerName: String?, peerFingerprint: Fingerprint?, peerAddress: String, TransferFailure)
     /// The connection was refused before a transfer began (TLS failure, too many connections).
     case refused(peerAddress: String, reason: String)
-    /// A sender asked to verify identities; `confirmed` when this side's user confirmed the code
-    /// (the sender is now remembered).
+    /// A sender asked to verify identities; `confirmed` when both users confirmed the code (the
+    /// sender is now remembered).
     case paired(PairingRequest, confirmed: Bool)
-    /// A sender presented a different key for a name this machine verified; it was refused.
-    case identityChanged(peerName: String, peerFingerprint: Fingerprint, peerAddress: String, knownFingerprint: String)
 }

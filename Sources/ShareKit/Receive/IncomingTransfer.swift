@@ -16,11 +16,17 @@ struct IncomingTransfer {
     let gate: ReceiveGate
     /// This receiver's own fingerprint (for verification codes).
     let localFingerprint: Fingerprint
-    let cancellation: ImportCancellation
+    let control: ConnectionControl
+    /// The name this receiver is published under now (it changes after a DNS-SD collision).
+    let currentName: @Sendable () -> String
+    /// Whether another transfer can start now; a refusal to send at once otherwise.
+    let admission: @Sendable () -> Decision?
 
     private var connection: SecureConnection?
     private var session: ReceiverSession
+    private var judgement: ReceiveGate.Judgement?
     private var offer: IncomingOffer?
+    private var pairing: PairingRequest?
     private var staging: StagingArea?
     private var writer: FileWriter?
     private var finished = false
@@ -37,17 +43,22 @@ struct IncomingTransfer {
     private var lastProgress: ContinuousClock.Instant?
     private var bytesReceived: UInt64 = 0
     private var filesReceived = 0
+    /// Whether both users compared the code during this transfer.
+    private var verifiedNow = false
 
     init(
         socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
-        limiter: PromptLimiter, localFingerprint: Fingerprint, cancellation: ImportCancellation
+        limiter: PromptLimiter, localFingerprint: Fingerprint, control: ConnectionControl,
+        currentName: @escaping @Sendable () -> String, admission: @escaping @Sendable () -> Decision?
     ) {
         self.localFingerprint = localFingerprint
-        self.cancellation = cancellation
+        self.control = control
         self.socket = socket
         self.context = context
         self.configuration = configuration
         self.events = events
+        self.currentName = currentName
+        self.admission = admission
         self.gate = ReceiveGate(configuration: configuration, limiter: limiter)
         self.session = ReceiverSession(localName: configuration.deviceName)
     }
@@ -71,29 +82,81 @@ struct IncomingTransfer {
             staging?.discard()
             closeGracefully()
         }
-        connection.setTimeouts(receive: configuration.handshakeTimeout, send: configuration.idleTimeout)
-        perform(session.start())
+        if !control.established() { return }
+        setTimeouts(receive: configuration.handshakeTimeout)
         while !finished {
-            let frame: Frame?
-            do {
-                frame = try connection.receive()
-            } catch .wire(let error) {
-                perform(session.fail(error))
-                continue
-            } catch {
-                perform(session.connectionClosed())
+            if control.isStopping {
+                perform(session.fail(Self.stopped))
                 continue
             }
-            guard let frame else {
-                perform(session.connectionClosed())
-                continue
-            }
-            perform(session.receive(frame))
+            receiveOne()
             // About to wait for the network: hand the disk thread what this read brought.
-            if !connection.hasBufferedFrame { writer?.flush() }
+            if let connection = self.connection, !connection.hasBufferedFrame { writer?.flush() }
             if !finished, let failure = writer?.failure {
                 perform(session.fail(peerError(for: failure)))
             }
+        }
+    }
+
+    /// What the sender is told when this receiver's user stops it.
+    static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was kept")
+
+    /// The longest the connection waits for the sender now.
+    private var receiveTimeout: Duration?
+
+    /// Sets how long to wait for the sender (and for the socket to take what this side sends).
+    private mutating func setTimeouts(receive: Duration?) {
+        receiveTimeout = receive
+        connection?.setTimeouts(receive: receive, send: configuration.idleTimeout)
+    }
+
+    /// The start of the current rate window and the bytes received before it, while data flows.
+    private var rateWindow: (start: ContinuousClock.Instant, bytes: UInt64)?
+
+    /// Whether the sender is expected to send data now (accepted, and the code confirmed if compared).
+    private var expectsData: Bool {
+        session.state == .receiving && (!session.showsCode || session.senderVerification == .confirmed)
+    }
+
+    /// Reads one frame and acts on it; a stopping receiver, a silent sender or one that drips data
+    /// slower than ``ReceiverConfiguration/minimumRate`` ends the session.
+    private mutating func receiveOne() {
+        guard let connection else { return }
+        var timeout = receiveTimeout
+        if expectsData {
+            let window = rateWindow ?? (ContinuousClock.now, connection.bytesReceived)
+            rateWindow = window
+            let windowLeft = max(window.start + configuration.rateWindow - .now, .milliseconds(1))
+            timeout = min(timeout ?? windowLeft, windowLeft)
+        }
+        let arrival = connection.next(orWake: [control.wake], timeout: timeout)
+        if expectsData, let window = rateWindow, ContinuousClock.now - window.start >= configuration.rateWindow {
+            let received = connection.bytesReceived - window.bytes
+            let seconds = configuration.rateWindow.components.seconds
+            if received < configuration.minimumRate * UInt64(seconds) {
+                perform(
+                    session.fail(
+                        PeerError(
+                            .timedOut,
+                            "the sender is too slow: \(received) bytes in \(seconds) s; the receiver needs at least "
+                                + "\(ByteCount.format(configuration.minimumRate))/s")))
+                return
+            }
+            rateWindow = (ContinuousClock.now, connection.bytesReceived)
+            if case .timedOut = arrival { return }
+        }
+        switch arrival {
+        case .frame(let frame):
+            perform(session.receive(frame))
+        case .woken:
+            perform(session.fail(Self.stopped))
+        case .timedOut:
+            let seconds = receiveTimeout?.components.seconds ?? 0
+            perform(session.fail(PeerError(.timedOut, "the receiver heard nothing from the sender for \(seconds) s")))
+        case .failure(.wire(let error)):
+            perform(session.fail(error))
+        case .end, .failure:
+            perform(control.isStopping ? session.fail(Self.stopped) : session.connectionClosed())
         }
     }
 
@@ -107,30 +170,26 @@ struct IncomingTransfer {
                 } catch {
                     // The peer is gone; the session learns it on the next read.
                 }
+            case .greet(let peer):
+                perform(greet(peer))
             case .decide(let peer, let manifest):
                 watchdog?.cancel()
-                let fingerprint = connection.peerFingerprint
-                let authority = peerTrustedBy
-                let (verdict, trust) = gate.evaluate(
-                    name: peer.name, fingerprint: fingerprint, address: connection.endpoint,
-                    caTrustedBy: authority?.displayName)
-                let offer = IncomingOffer(
-                    peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint, manifest: manifest,
-                    verificationCode: VerificationCode.between(fingerprint, localFingerprint),
-                    isVerified: trust?.peer(fingerprint) != nil, peerTrustedBy: authority,
-                    peerCATrustProblem: connection.peerCATrustProblem)
-                self.offer = offer
-                perform(decide(offer, verdict: verdict))
+                perform(decide(peer, manifest))
             case .verify(let peer):
                 watchdog?.cancel()
                 perform(pair(peer))
+            case .codeRejectedBySender:
+                control.currentTicket?.withdraw("the sender's user said the verification codes differ")
+            case .mutuallyVerified:
+                remember()
+                verifiedNow = judgement?.pinned == nil
             case .verified:
-                break
-            case .openFile(let index):
+                if let pairing { events.finished(.paired(pairing, confirmed: true)) }
+            case .openFile(let index, _):
                 writer?.open(fileIndex: index)
-            case .write(_, let bytes):
-                writer?.write(bytes)
-                bytesReceived += UInt64(bytes.count)
+            case .write(_, let chunk):
+                writer?.write(chunk.bytes)
+                bytesReceived += UInt64(chunk.fileByteCount)
                 reportProgress(force: false)
             case .closeFile(let index, let digest):
                 writer?.close(fileIndex: index, expected: digest)
@@ -138,7 +197,16 @@ struct IncomingTransfer {
             case .commit:
                 perform(commit())
             case .declined(let decision):
-                if let offer { events.finished(.declined(offer, decision)) }
+                if let offer {
+                    events.finished(.declined(offer, decision))
+                } else if let pairing {
+                    events.finished(.paired(pairing, confirmed: false))
+                } else if let peer = session.peer {
+                    events.finished(
+                        .refusedSender(
+                            peerName: peer.name, peerFingerprint: connection.peerFingerprint,
+                            peerAddress: connection.endpoint, decision))
+                }
             case .completed:
                 // After the RECEIPT went out: only now may the user interface act on it (stop a
                 // `--once` receiver, say) without cutting the sender off. Imports the receipt did
@@ -156,8 +224,13 @@ struct IncomingTransfer {
             case .failed(let failure):
                 writer?.cancel()
                 staging?.discard()
-                guard offer != nil else {
-                    // Nothing was offered: a connection that never became a transfer.
+                control.currentTicket?.withdraw("the transfer ended: \(failure)")
+                if let pairing {
+                    events.finished(.paired(pairing, confirmed: false))
+                    continue
+                }
+                guard offer != nil || session.peer != nil else {
+                    // Nothing was said: a connection that never became a transfer.
                     let reason = watchdog?.fired == true ? slowReason : failure.description
                     events.finished(.refused(peerAddress: connection.endpoint, reason: reason))
                     continue
@@ -172,103 +245,114 @@ struct IncomingTransfer {
         }
     }
 
-    /// Refuses a sender whose name is verified with another key, on both sides.
-    private mutating func refuseChangedIdentity(
-        name: String, fingerprint: Fingerprint, known: TrustStore.Peer
-    ) -> [ReceiverSession.Action] {
-        let address = connection?.endpoint ?? socket.remoteDescription
-        events.finished(
-            .identityChanged(peerName: name, peerFingerprint: fingerprint, peerAddress: address, knownFingerprint: known.fingerprint))
-        let message =
-            "the receiver knows \"\(DisplayText.escape(name))\" with another key and refused this connection; "
-            + "if that machine was reinstalled, its user must remove the old key on the receiver "
-            + "('share trust remove \(known.fingerprint.prefix(16))') and verify again"
-        var actions = session.fail(PeerError(.identityChanged, message))
-        // Reported above, with what the user needs; the generic failure report is dropped.
-        actions.removeAll { if case .failed = $0 { true } else { false } }
-        return actions
+    /// Answers the sender's HELLO: its key is judged first (blocked? policy? busy?), and only a
+    /// sender that may make an offer is told to go on. The flags say whether a person here decides
+    /// and whether the code is compared (docs/PROTOCOL.md §6).
+    private mutating func greet(_ peer: Hello) -> [ReceiverSession.Action] {
+        guard let connection else { return [] }
+        let judgement = gate.evaluate(
+            name: peer.name, fingerprint: connection.peerFingerprint, caTrustedBy: peerTrustedBy?.displayName)
+        self.judgement = judgement
+        let name = currentName()
+        if case .refuse(let decision) = judgement.verdict {
+            return session.answerHello(name: name, features: [], flags: [], refusal: decision)
+        }
+        if let busy = admission() {
+            return session.answerHello(name: name, features: [], flags: [], refusal: busy)
+        }
+        var flags: HelloFlags = []
+        if case .ask = judgement.verdict, events.canAsk() {
+            flags.insert(.attended)
+            let verifiedHere = judgement.pinned != nil || peerTrustedBy != nil
+            if peer.flags.contains(.attended) && (!verifiedHere || peer.flags.contains(.compare)) {
+                flags.insert(.compare)
+            }
+        }
+        return session.answerHello(name: name, features: [], flags: flags)
+    }
+
+    /// Pins the sender: both users confirmed the code.
+    private func remember() {
+        guard let directory = configuration.configDirectory, let connection, let name = session.peer?.name else { return }
+        let fingerprint = connection.peerFingerprint
+        try? TrustStore.update(in: directory) { $0.pin(fingerprint, name: name, verification: .code) }
+    }
+
+    /// Asks the user (on another thread) while watching the connection: a VERIFY is taken in, and a
+    /// sender that gives up (ERROR, closed connection) withdraws the question at once. Returns the
+    /// user's decision, or nil when the transfer ended meanwhile.
+    private mutating func ask(_ question: @escaping @Sendable (PromptTicket) -> Decision) -> Decision? {
+        guard let connection else { return nil }
+        let ticket = PromptTicket()
+        let answer = PendingAnswer<Decision>()
+        control.asking(ticket)
+        defer { control.asking(nil) }
+        BlockingWork.start("share.ask") { answer.set(question(ticket)) }
+        setTimeouts(receive: configuration.idleTimeout)
+        while answer.value == nil && !finished {
+            switch connection.waitForFrame(orWake: [answer.wake, control.wake], timeout: nil) {
+            case .woken, .timedOut:
+                // Stopping withdrew the question: its answer comes at once.
+                if control.isStopping { _ = answer.wake.wait(timeout: .seconds(5)) }
+                if answer.value == nil && control.isStopping { break }
+                continue
+            case .readable: receiveOne()
+            }
+            if control.isStopping { break }
+        }
+        if finished {
+            ticket.withdraw("the sender withdrew its offer")
+            _ = answer.wake.wait(timeout: .seconds(5))
+            return nil
+        }
+        return answer.value
     }
 
     /// A pairing request: only a user who compares the codes can confirm it.
     private mutating func pair(_ peer: Hello) -> [ReceiverSession.Action] {
         guard let connection else { return [] }
-        let fingerprint = connection.peerFingerprint
         let request = PairingRequest(
-            peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint,
-            verificationCode: VerificationCode.between(fingerprint, localFingerprint))
-        let (verdict, _) = gate.evaluate(
-            name: peer.name, fingerprint: fingerprint, address: connection.endpoint, caTrustedBy: peerTrustedBy?.displayName)
-        let decision: Decision
-        switch verdict {
-        case .identityChanged(let known):
-            return refuseChangedIdentity(name: peer.name, fingerprint: fingerprint, known: known)
-        case .refuse(let refusal) where refusal.code != .refusedByPolicy || configuration.effectivePolicy() != .trusted:
-            decision = refusal
-        case .ask, .accept, .refuse:
-            if configuration.effectivePolicy() == .ask {
-                decision = events.pair(request)
-            } else {
-                decision = Decision(
-                    .refusedByPolicy,
-                    message: "the receiver verifies peers only while it asks its user ('share receive --accept ask')")
-            }
-        }
-        if decision.isAccepted, let directory = configuration.configDirectory {
-            do {
-                try TrustStore.update(in: directory) { $0.pin(fingerprint, name: peer.name, verification: .code) }
-            } catch {
-                return session.decided(Decision(.refusedByPolicy, message: "the receiver could not record the verification"))
-            }
-        }
-        events.finished(.paired(request, confirmed: decision.isAccepted))
+            peerName: peer.name, peerFingerprint: connection.peerFingerprint, peerAddress: connection.endpoint,
+            verificationCode: VerificationCode.between(connection.peerFingerprint, localFingerprint),
+            pinnedName: judgement?.pinned?.name, claimsNameOf: judgement?.namesake)
+        pairing = request
+        let events = self.events
+        guard let decision = ask({ events.pair(request, $0) }) else { return [] }
+        if control.isStopping { return session.fail(Self.stopped) }
         return session.decided(decision)
     }
 
-    /// Applies the trust verdict, checks free space, and prepares the staging area when accepted.
-    private mutating func decide(_ offer: IncomingOffer, verdict: ReceiveGate.Verdict) -> [ReceiverSession.Action] {
-        let manifest = offer.manifest
-        var firstContact = false
-        switch verdict {
-        case .identityChanged(let known):
-            return refuseChangedIdentity(name: offer.peerName, fingerprint: offer.peerFingerprint, known: known)
-        case .refuse(let decision):
-            return session.decided(decision)
-        case .accept:
-            break
-        case .ask(let isFirstContact):
-            firstContact = isFirstContact
+    /// Applies the policy, checks free space and what the folder can hold, asks the user when the
+    /// policy says so, and prepares the staging area when accepted.
+    private mutating func decide(_ peer: Hello, _ manifest: Manifest) -> [ReceiverSession.Action] {
+        guard let connection, let judgement else { return [] }
+        let fingerprint = connection.peerFingerprint
+        let offer = IncomingOffer(
+            peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint, manifest: manifest,
+            verificationCode: VerificationCode.between(fingerprint, localFingerprint), pinnedName: judgement.pinned?.name,
+            comparesCode: session.showsCode, senderAttended: peer.flags.contains(.attended),
+            claimsNameOf: judgement.namesake, peerTrustedBy: peerTrustedBy,
+            peerCATrustProblem: connection.peerCATrustProblem)
+        self.offer = offer
+        if case .ask = judgement.verdict, !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint) {
+            return session.decided(Decision(.busy, message: "too many offers from this sender; try again in a minute"))
         }
-        let needed = manifest.totalBytes &+ configuration.freeSpaceMargin
-        // Data is staged in the inbox; when the receive folder is on another filesystem, documents
-        // placed there are copied once more.
-        let available = min(
-            Self.availableBytes(configuration.inbox),
-            Self.sameFilesystem(configuration.inbox, configuration.destination)
-                ? .max : Self.availableBytes(configuration.destination))
-        if needed > available {
-            return session.decided(
-                Decision(
-                    .insufficientSpace,
-                    message: "the offer needs \(ByteCount.format(manifest.totalBytes)) but only "
-                        + "\(ByteCount.format(available)) is free"))
-        }
+        if let refusal = storageRefusal(manifest) { return session.decided(refusal) }
         let decision: Decision
-        if case .ask = verdict {
-            decision = events.decide(offer)
+        if case .ask = judgement.verdict {
+            let events = self.events
+            guard let answer = ask({ events.decide(offer, $0) }) else { return [] }
+            decision = answer
         } else {
             decision = .accept
         }
+        if control.isStopping { return session.fail(Self.stopped) }
         guard decision.isAccepted else { return session.decided(decision) }
-        if firstContact, let directory = configuration.configDirectory {
-            // The user compared the code and accepted: the sender is now verified.
-            try? TrustStore.update(in: directory) {
-                $0.pin(offer.peerFingerprint, name: offer.peerName, verification: .code)
-            }
-        }
         do {
-            let staging = try StagingArea(root: configuration.inbox)
-            try staging.prepare(manifest)
+            let staging = try StagingArea(
+                root: configuration.inbox, executableBits: configuration.executableBits, umask: configuration.umask)
             self.staging = staging
+            try staging.prepare(manifest)
             let writer = FileWriter(staging: staging, manifest: manifest)
             writer.start()
             self.writer = writer
@@ -277,9 +361,40 @@ struct IncomingTransfer {
             staging = nil
             return session.fail(PeerError(.receiverFailed, error.messageForPeer))
         }
-        connection?.setTimeouts(receive: configuration.idleTimeout, send: configuration.idleTimeout)
+        // While the sender's user still compares the code, wait as long as a person may take.
+        let verifyPending = session.showsCode && session.senderVerification == nil
+        setTimeouts(receive: verifyPending ? configuration.promptTimeout : configuration.idleTimeout)
         dataStarted = .now
         return session.decided(decision)
+    }
+
+    /// Why this receiver cannot store `manifest` as it is, if it cannot: not enough free space, or
+    /// names its folder cannot hold apart.
+    private func storageRefusal(_ manifest: Manifest) -> Decision? {
+        let needed = manifest.totalBytes &+ configuration.freeSpaceMargin
+        // Data is staged in the inbox; when the receive folder is on another filesystem, documents
+        // placed there are copied once more.
+        let available = min(
+            Self.availableBytes(configuration.inbox),
+            Self.sameFilesystem(configuration.inbox, configuration.destination)
+                ? .max : Self.availableBytes(configuration.destination))
+        if needed > available {
+            return Decision(
+                .insufficientSpace,
+                message: "the offer needs \(ByteCount.format(manifest.totalBytes)) but only "
+                    + "\(ByteCount.format(available)) is free")
+        }
+        if let clash = manifest.caseCollisions.first, let probe = try? StagingArea(root: configuration.inbox) {
+            defer { probe.discard() }
+            if probe.ignoresCase() {
+                let more = manifest.caseCollisions.count > 1 ? " (and \(manifest.caseCollisions.count - 1) more such pairs)" : ""
+                return Decision(
+                    .cannotStore,
+                    message: "the receiving folder ignores case, so it cannot hold both '\(DisplayText.escape(clash.first))' and '"
+                        + "\(DisplayText.escape(clash.second))'\(more); rename one, or leave one out with --exclude")
+            }
+        }
+        return nil
     }
 
     /// Waits for the disk thread, then commits every item.
@@ -311,10 +426,11 @@ struct IncomingTransfer {
         self.staging = nil
         self.writer = nil
         let inbox = Inbox(directory: configuration.inbox)
-        let importer = DocumentImporter(
+        var importer = DocumentImporter(
             inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
             environment: configuration.importEnvironment)
-        let imports = ImportBatch(importer: importer, entries: entries, cancellation: cancellation)
+        importer.openedReceiveFolder = configuration.receiveFolder
+        let imports = ImportBatch(importer: importer, entries: entries, cancellation: control.imports)
         imports.start()
         self.imports = imports
         _ = imports.wait(timeout: configuration.receiptWait)
@@ -336,8 +452,10 @@ struct IncomingTransfer {
             peerName: session.peer?.name ?? "", peerFingerprint: fingerprint,
             peerAddress: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,
             seconds: dataStarted.map { (ContinuousClock.now - $0).seconds } ?? 0,
-            peerTrustedBy: offer.peerTrustedBy)
-        let receipt = Receipt(locations: imports.receiptLocations(home: home))
+            peerTrustedBy: offer.peerTrustedBy,
+            pinnedName: offer.pinnedName ?? (verifiedNow ? offer.peerName : nil), verifiedNow: verifiedNow,
+            claimsNameOf: verifiedNow ? nil : offer.claimsNameOf)
+        let receipt = Receipt(items: imports.receiptItems(home: home))
         committedTransfer = transfer
         return session.committed(receipt)
     }

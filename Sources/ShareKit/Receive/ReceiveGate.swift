@@ -1,58 +1,68 @@
 import ShareTLS
 import ShareWire
 
-/// The receiver's trust decisions before anything is shown or stored: blocked peers, changed
-/// keys, and the receive policy. Only `ask` reaches the user, at most a few times a minute per
-/// peer.
+/// The receiver's trust decisions about a sender, made on its key alone before anything but HELLO
+/// is sent: blocked keys and the receive policy. Only `ask` reaches the user, at most a few times a
+/// minute per peer.
 struct ReceiveGate {
-    /// What to do with a connection that made an offer (or asked to pair).
+    /// What to do with a sender.
     enum Verdict {
-        /// Accept without asking.
+        /// Accept its offer without asking.
         case accept
-        /// Ask the user (first contact: show the verification code).
-        case ask(firstContact: Bool)
-        /// Decline with this decision, without asking.
+        /// Ask the user about its offer.
+        case ask
+        /// Refuse it at once, before its offer.
         case refuse(Decision)
-        /// The name is verified with another key: refuse loudly on both sides.
-        case identityChanged(TrustStore.Peer)
+    }
+
+    /// The verdict and what it was based on.
+    struct Judgement {
+        var verdict: Verdict
+        /// The sender's pin, when this machine verified it.
+        var pinned: TrustStore.Peer?
+        /// A verified peer whose name the (unverified) sender claims.
+        var namesake: TrustStore.Peer?
     }
 
     let configuration: ReceiverConfiguration
     let limiter: PromptLimiter
 
-    /// The decision for a sender called `name` with `fingerprint`, at `address`.
-    func evaluate(name: String, fingerprint: Fingerprint, address: String, caTrustedBy: String?) -> (Verdict, TrustStore?) {
+    /// The decision for a sender calling itself `name`, with `fingerprint`, at `address`.
+    func evaluate(name: String, fingerprint: Fingerprint, caTrustedBy: String?) -> Judgement {
         var trust = TrustStore()
         do {
             if let directory = configuration.configDirectory { trust = try TrustStore.load(from: directory) }
         } catch {
-            return (.refuse(Decision(.refusedByPolicy, message: "the receiver cannot read its trust store and refuses everything")), nil)
+            let refusal = Decision(.refusedByPolicy, message: "the receiver cannot read its trust store and refuses everything")
+            return Judgement(verdict: .refuse(refusal))
         }
+        let pinned = trust.peer(fingerprint)
+        let namesake = trust.namesake(of: name, fingerprint: fingerprint)
+        func judgement(_ verdict: Verdict) -> Judgement { Judgement(verdict: verdict, pinned: pinned, namesake: namesake) }
         if trust.isBlocked(fingerprint) {
-            return (.refuse(Decision(.refusedByPolicy, message: "the receiver refuses offers from this sender")), trust)
+            return judgement(.refuse(Decision(.refusedByPolicy, message: "the receiver refuses offers from this sender")))
         }
-        if let known = trust.conflict(name: name, fingerprint: fingerprint) {
-            return (.identityChanged(known), trust)
-        }
-        let verified = trust.peer(fingerprint) != nil || caTrustedBy != nil
+        let verified = pinned != nil || caTrustedBy != nil
         switch configuration.effectivePolicy() {
         case .everyone:
-            return (.accept, trust)
+            return judgement(.accept)
         case .trusted:
             return verified
-                ? (.accept, trust)
-                : (.refuse(
-                    Decision(
-                        .refusedByPolicy,
-                        message: "the receiver accepts only from peers it has verified; its user can verify you with "
-                            + "'share trust verify' while it runs 'share receive --accept ask'")), trust)
+                ? judgement(.accept)
+                : judgement(
+                    .refuse(
+                        Decision(
+                            .refusedByPolicy,
+                            message: "the receiver accepts only from peers it has verified; its user can verify you with "
+                                + "'share trust verify' while it runs 'share receive --accept ask'")))
         case .ask:
-            let keys = ["fp:" + fingerprint.hex, "ip:" + Self.host(of: address)]
-            guard limiter.allow(keys) else {
-                return (.refuse(Decision(.busy, message: "too many offers from this sender; try again in a minute")), trust)
-            }
-            return (.ask(firstContact: !verified), trust)
+            return judgement(.ask)
         }
+    }
+
+    /// Whether one more prompt for this sender is allowed now (per key and per address).
+    func allowPrompt(fingerprint: Fingerprint, address: String) -> Bool {
+        limiter.allow(["fp:" + fingerprint.hex, "ip:" + Self.host(of: address)])
     }
 
     /// The host part of `address:port` / `[v6]:port`.

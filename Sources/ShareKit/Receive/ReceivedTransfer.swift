@@ -45,4 +45,11 @@ public struct ReceivedTransfer: Sendable {
     public var seconds: Double
     /// The team CA that vouched for the sender, if any (see ``IncomingOffer/peerTrustedBy``).
     public var peerTrustedBy: CAInfo? = nil
+    /// The name this machine verified the sender under, if it is verified (also when it was verified
+    /// during this transfer).
+    public var pinnedName: String? = nil
+    /// Whether both users compared the code during this transfer (the sender is now verified).
+    public var verifiedNow = false
+    /// A verified peer whose name this (unverified) sender claims.
+    public var claimsNameOf: TrustStore.Peer? = nil
 }

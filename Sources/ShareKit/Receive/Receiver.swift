@@ -14,7 +14,8 @@ public final class Receiver: Sendable {
     private let context: TLSContext
     private let listener: TCPListener
     private let events: ReceiverEvents
-    private let active = Mutex<[ObjectIdentifier: SecureConnectionCanceller]>([:])
+    private let active = Mutex<[ObjectIdentifier: ConnectionControl]>([:])
+    private let publishedName: Mutex<String>
     private let limiter: PromptLimiter
     private let finishedAll = DispatchGroup()
 
@@ -33,11 +34,14 @@ public final class Receiver: Sendable {
         StagingArea.removeAbandoned(in: configuration.inbox)
         // Staging folders of older versions, and scratch folders of imports across filesystems.
         StagingArea.removeAbandoned(in: configuration.destination)
+        var configuration = configuration
+        if configuration.receiveFolder == nil { configuration.receiveFolder = try ReceiveFolder(path: configuration.destination) }
         self.configuration = configuration
         self.identity = identity
         self.events = events
         self.context = try TLSContext.server(identity: identity, anchors: configuration.trustAnchors)
         self.limiter = PromptLimiter(limit: configuration.promptsPerMinute, window: .seconds(60))
+        self.publishedName = Mutex(configuration.deviceName)
         self.listener = try TCPListener(port: configuration.port)
     }
 
@@ -67,9 +71,9 @@ public final class Receiver: Sendable {
                 events.finished(.refused(peerAddress: socket.remoteDescription, reason: reason))
                 continue
             }
-            let canceller = SecureConnectionCanceller(socket: socket)
-            let key = ObjectIdentifier(canceller)
-            active.withLock { $0[key] = canceller }
+            let control = ConnectionControl(socket: socket)
+            let key = ObjectIdentifier(control)
+            active.withLock { $0[key] = control }
             finishedAll.enter()
             BlockingWork.start("share.receive") { [self] in
                 defer {
@@ -78,10 +82,20 @@ public final class Receiver: Sendable {
                 }
                 var transfer = IncomingTransfer(
                     socket: socket, context: context, configuration: configuration, events: events, limiter: limiter,
-                    localFingerprint: identity.fingerprint, cancellation: canceller.imports)
+                    localFingerprint: identity.fingerprint, control: control, currentName: { [self] in name },
+                    admission: { nil })
                 transfer.run()
             }
         }
+    }
+
+    /// The name senders are told (HELLO): the one this receiver is published under now.
+    public var name: String { publishedName.withLock { $0 } }
+
+    /// Records the name DNS-SD published this receiver under (after a collision, `desk #2`), so
+    /// senders are told the same name they see.
+    public func published(as name: String) {
+        publishedName.withLock { $0 = name }
     }
 
     /// ``run()`` on a dedicated thread.
@@ -89,11 +103,12 @@ public final class Receiver: Sendable {
         await BlockingWork.run("share.accept") { () throws(Never) in self.run() }
     }
 
-    /// Stops accepting and cancels transfers in progress (their staging folders are removed) and
-    /// the importers they run (their documents stay in the inbox).
+    /// Stops accepting and cancels transfers in progress (their senders are told, their staging
+    /// folders are removed), questions being asked, and the importers they run (their documents stay
+    /// in the inbox).
     public func stop() {
         listener.stop()
-        for canceller in active.withLock({ Array($0.values) }) { canceller.cancel() }
+        for control in active.withLock({ Array($0.values) }) { control.stop() }
     }
 
     /// Stops accepting new connections; the transfers in progress go on (``waitForTransfers()``
@@ -108,13 +123,52 @@ public final class Receiver: Sendable {
     }
 }
 
-/// Cancels one connection, and the imports it runs, from another thread.
-final class SecureConnectionCanceller: Sendable {
+/// Controls one incoming connection from other threads: stopping the receiver ends the question
+/// it asks, the imports it runs and its reads (its thread then tells the sender, and closes).
+final class ConnectionControl: Sendable {
     let socket: TCPSocket
     let imports = ImportCancellation()
+    /// Signalled when the receiver stops: the connection's thread waits on it with the socket.
+    let wake = WakeSignal()
+    private let state = Mutex<(stopping: Bool, established: Bool, ticket: PromptTicket?)>((false, false, nil))
+
     init(socket: TCPSocket) { self.socket = socket }
-    func cancel() {
+
+    /// Stops the connection: once TLS is up, its thread tells the sender the receiver stopped (so
+    /// the session is left intact to send that); before, the socket is simply shut.
+    func stop() {
+        let (ticket, established) = state.withLock { state in
+            state.stopping = true
+            return (state.ticket, state.established)
+        }
+        ticket?.withdraw("the receiver is stopping")
         imports.cancel()
-        socket.shutdown()
+        wake.signal()
+        if !established { socket.shutdown() }
+    }
+
+    /// The TLS session is up: from now on stopping goes through ``wake``. Returns false if the
+    /// receiver is already stopping.
+    func established() -> Bool {
+        state.withLock { state in
+            state.established = true
+            return !state.stopping
+        }
+    }
+
+    /// Whether ``stop()`` was called.
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// The question being asked for this connection, if any.
+    var currentTicket: PromptTicket? { state.withLock { $0.ticket } }
+
+    /// Records the question being asked (nil when it was answered); withdraws it at once if the
+    /// receiver is already stopping.
+    func asking(_ ticket: PromptTicket?) {
+        let stopping = state.withLock { state in
+            state.ticket = ticket
+            return state.stopping
+        }
+        if stopping { ticket?.withdraw("the receiver is stopping") }
     }
 }

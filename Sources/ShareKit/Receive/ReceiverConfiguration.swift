@@ -1,4 +1,5 @@
 import Foundation
+public import ShareDocuments
 public import ShareTLS
 
 /// How a receiver listens and where it stores what it accepts.
@@ -10,6 +11,9 @@ public struct ReceiverConfiguration: Sendable {
     public var port: UInt16
     /// The receive folder (created when missing): documents no application imports are placed here.
     public var destination: String
+    /// The receive folder opened when the receiver started (``Receiver`` opens it); documents are
+    /// placed through it.
+    public var receiveFolder: ReceiveFolder?
     /// The inbox: transfers are staged in it, and documents wait in it until imported (see ``Inbox``).
     public var inbox: String
     /// The type registry that decides each document's type and importer.
@@ -28,6 +32,14 @@ public struct ReceiverConfiguration: Sendable {
     public var offerDeadline: Duration = .seconds(30)
     /// How long a sender may be silent while data flows.
     public var idleTimeout: Duration = .seconds(60)
+    /// While data flows, the least a sender must send on average over each ``rateWindow``: slower is
+    /// a peer dripping bytes to hold a connection (honest Wi-Fi, even a poor one, is far faster).
+    public var minimumRate: UInt64 = 4 << 10
+    /// The window over which ``minimumRate`` is measured.
+    public var rateWindow: Duration = .seconds(60)
+    /// How long a person may take to answer (this side's user about an offer, the sender's user
+    /// about the verification code).
+    public var promptTimeout: Duration = .seconds(300)
     /// Transfers handled at once; more connections are closed at once.
     public var maxConcurrentTransfers = 16
     /// Free space kept beyond an offer's size; an offer that would eat into it is declined.
@@ -38,6 +50,10 @@ public struct ReceiverConfiguration: Sendable {
     public var configDirectory: String?
     /// Whom to accept from.
     public var policy: ReceivePolicy = .ask
+    /// Whether received files keep execute bits (only inside bundles, when asked for).
+    public var executableBits: ExecutableBits = .removed
+    /// The umask applied to every received mode (the process's own, read when the configuration is made).
+    public var umask: UInt16 = ReceiverConfiguration.processUmask
     /// With ``policy`` `everyone`: when everyone mode ends and ``fallbackPolicy`` applies (nil: never).
     public var everyoneUntil: ContinuousClock.Instant?
     /// The policy after everyone mode ends.
@@ -51,6 +67,13 @@ public struct ReceiverConfiguration: Sendable {
     /// have removed it since the receiver started); a CA it answers `false` for vouches for no one.
     /// `nil`: ``trustAnchors`` stand as given.
     public var isStillTrusted: (@Sendable (CAInfo) -> Bool)?
+
+    /// The process's umask (read once, when first needed; it is only set back at once).
+    public static let processUmask: UInt16 = {
+        let mask = Foundation.umask(0o022)
+        _ = Foundation.umask(mask)
+        return UInt16(mask & 0o777)
+    }()
 
     /// The policy in force now.
     public func effectivePolicy(now: ContinuousClock.Instant = .now) -> ReceivePolicy {

@@ -1,5 +1,7 @@
 import Foundation
 
+internal import CShareLinux
+
 #if canImport(Glibc)
 import Glibc
 #endif

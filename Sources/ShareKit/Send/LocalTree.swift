@@ -1,3 +1,4 @@
+internal import CShareLinux
 public import ShareDocuments
 
 #if canImport(Glibc)

@@ -2,14 +2,23 @@
 public enum PeerVerification: Sendable, Equatable {
     /// The receiver was verified before (its key is pinned).
     case verified
-    /// The user compared the verification code during this send; the receiver is now remembered.
+    /// Both users compared the verification code during this send; the receiver is now remembered.
     case confirmedNow
     /// A team CA the user added vouches for the receiver (``SendReport/peerTrustedBy``).
     case teamCA
-    /// Nobody compared codes (no terminal to ask on): the receiver is not verified.
-    case unverified
+    /// Nobody compared codes: the receiver is not verified.
+    case unverified(UnverifiedReason)
 
-    /// `verified`, `confirmed`, `unverified`.
+    /// Why a send stayed unverified.
+    public enum UnverifiedReason: String, Sendable, Equatable {
+        /// No terminal here to compare a code on.
+        case senderUnattended
+        /// The receiver decides without asking a person (its policy is `everyone` or `trusted`, or it
+        /// has no terminal), so it showed no code.
+        case receiverUnattended
+    }
+
+    /// `verified`, `confirmed`, `team-ca`, `unverified`.
     public var label: String {
         switch self {
         case .verified: "verified"

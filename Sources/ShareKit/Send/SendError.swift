@@ -15,20 +15,41 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
     case cannotOffer(String)
     /// The peer could not be reached or the connection failed.
     case transport(TransportError)
-    /// The peer presented a key whose fingerprint does not match what it advertised.
-    case identityMismatch(endpoint: String, expectedPrefix: String, actual: Fingerprint)
+    /// The receiver presented another key than the one expected; nothing was sent.
+    case identityMismatch(endpoint: String, expected: ExpectedKey, actual: Fingerprint)
     /// The receiver declined the offer.
     case declined(Decision)
     /// The transfer started but failed.
     case failed(TransferFailure)
     /// The local identity could not be loaded.
     case identity(String)
-    /// The receiver presents a different key for a name this machine verified.
-    case identityChanged(name: String, knownFingerprint: String, presented: Fingerprint)
-    /// The user did not confirm the verification code.
-    case notConfirmed(name: String)
+    /// `share trust verify`: the receiver cannot show a verification code (nobody there to see it).
+    case cannotVerify(name: String)
+    /// The user said the codes differ; nothing was sent.
+    case codesDiffer(name: String)
+    /// The user cancelled (Ctrl-C); the receiver was told.
+    case cancelled
     /// The trust store cannot be read (nothing is sent while it is damaged).
     case trustStore(String)
+
+    /// What happened, as a code for scripts (docs/JSON.md): `declined`, `noAnswer`, `nobodyToAsk`,
+    /// `busy`, `unreachable`, `identityMismatch`, `cancelled` or `failed`.
+    public var outcome: String {
+        switch self {
+        case .declined(let decision):
+            switch decision.code {
+            case .noAnswer: "noAnswer"
+            case .nobodyToAsk: "nobodyToAsk"
+            case .busy: "busy"
+            default: "declined"
+            }
+        case .transport(let error): error.isUnreachable ? "unreachable" : "failed"
+        case .identityMismatch: "identityMismatch"
+        case .cancelled, .codesDiffer: "cancelled"
+        case .failed(let failure) where failure.code == .cancelled: "cancelled"
+        default: "failed"
+        }
+    }
 
     public var description: String {
         switch self {
@@ -39,21 +60,27 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
                 + "remove it or replace it with what it points to"
         case .cannotOffer(let reason): reason
         case .transport(let error): error.description
-        case .identityMismatch(let endpoint, let expected, let actual):
-            "the receiver at \(endpoint) presented the key \(actual.prefix(16)), not the \(expected) it advertised: "
-                + "it may be impersonating that peer; nothing was sent"
+        case .identityMismatch(let endpoint, .advertised(let prefix, let name), let actual):
+            "the receiver at \(endpoint) presented the key \(actual.prefix(16)), not the \(prefix.prefix(16))… that "
+                + "\"\(DisplayText.escape(name))\" advertises: it may be impersonating that peer; nothing was sent"
+        case .identityMismatch(let endpoint, .verified(let fingerprint, let name), let actual):
+            "the receiver at \(endpoint) presented the key \(actual.prefix(16)), but the peer you verified as "
+                + "\"\(DisplayText.escape(name))\" has the key \(fingerprint.prefix(16)): another machine answers there, or it "
+                + "was reinstalled. Nothing was sent, and your trust in \"\(DisplayText.escape(name))\" is untouched. If it was "
+                + "reinstalled, run 'share trust remove \(fingerprint.prefix(16))' and verify it again"
         case .declined(let decision):
             "the receiver declined the offer: "
                 + (decision.message.isEmpty ? decision.code.description : DisplayText.escape(decision.message))
         case .failed(let failure): "the transfer failed: \(failure)"
         case .identity(let reason): reason
-        case .identityChanged(let name, let known, let presented):
-            "the key of \"\(DisplayText.escape(name))\" has changed since you verified it (verified "
-                + "\(known.prefix(16)), now \(presented.prefix(16))): it may have been reinstalled, or someone may be "
-                + "impersonating it. Nothing was sent. If you expected this, run 'share trust remove "
-                + "\(known.prefix(16))' and verify it again"
-        case .notConfirmed(let name):
-            "you did not confirm the verification code of \"\(DisplayText.escape(name))\"; nothing was sent"
+        case .cannotVerify(let name):
+            "\"\(DisplayText.escape(name))\" cannot show a verification code: it decides without asking a person "
+                + "(--accept everyone or trusted, or no terminal). Ask its user to run 'share receive' on a terminal "
+                + "(with --accept ask, the default), then verify again"
+        case .codesDiffer(let name):
+            "you said \"\(DisplayText.escape(name))\" shows another code: someone may be intercepting the connection. "
+                + "Nothing was sent, and nothing was remembered"
+        case .cancelled: "cancelled; the receiver was told, and nothing was kept"
         case .trustStore(let reason): reason
         }
     }

@@ -4,32 +4,55 @@ public import ShareTLS
 public struct SendOptions: Sendable {
     /// The device name to show the receiver.
     public var deviceName: String
-    /// When set, the receiver's fingerprint must start with this (lowercase hex) or nothing is sent.
-    public var expectedFingerprintPrefix: String?
-    /// Limit for connecting and the TLS handshake.
+    /// The key the receiver must present, or nothing is sent (nil: any key; it is judged by the
+    /// trust store alone, as for `HOST:PORT`).
+    public var expectedKey: ExpectedKey?
+    /// Limit for connecting, the TLS handshake and the receiver's HELLO.
     public var connectTimeout: Duration = .seconds(10)
-    /// How long to wait for the receiver's user to decide.
-    public var decisionTimeout: Duration = .seconds(600)
-    /// How long the receiver may be silent while data flows or while it commits.
-    public var idleTimeout: Duration = .seconds(120)
+    /// How long to wait for the decision of a receiver whose user decides (a person may take a while).
+    public var decisionTimeout: Duration = .seconds(330)
+    /// How long to wait for the decision of a receiver that decides without asking anyone.
+    public var unattendedDecisionTimeout: Duration = .seconds(60)
+    /// How long the receiver may take no data before the send counts as stalled.
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long to wait for the receipt after the last file (the receiver commits, then waits up to
+    /// a minute for imports).
+    public var receiptTimeout: Duration = .seconds(120)
     /// The config folder whose trust store says which peers are verified (nil: none are, and
     /// nothing is remembered).
     public var configDirectory: String?
-    /// Asks the user, on first contact with a peer, whether it shows the same verification code
-    /// (nil: no one to ask; the send goes ahead unverified and nothing is remembered).
-    public var confirmFirstContact: (@Sendable (FirstContact) -> Bool)?
+    /// The person at this side's terminal (nil: the send is unattended; nothing is compared or pinned).
+    public var interaction: SendInteraction?
+    /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
+    /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides ``expectedKey``.
+    public var trustAnchors: TrustAnchors = .none
+    /// Cancels the send from another thread (Ctrl-C): the receiver is told, nothing more is sent.
+    public var cancellation: SendCancellation?
     /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).
     var localFingerprint: Fingerprint?
-    /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
-    /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides
-    /// ``expectedFingerprintPrefix``.
-    public var trustAnchors: TrustAnchors = .none
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
     package var corruptDigestOfFile: Int?
 
     /// Creates options.
-    public init(deviceName: String, expectedFingerprintPrefix: String? = nil) {
+    public init(deviceName: String, expectedKey: ExpectedKey? = nil) {
         self.deviceName = deviceName
-        self.expectedFingerprintPrefix = expectedFingerprintPrefix
+        self.expectedKey = expectedKey
+    }
+}
+
+/// The key a receiver must present.
+public enum ExpectedKey: Sendable, Hashable {
+    /// The fingerprint prefix it advertised in DNS-SD (lowercase hex), under `name`.
+    case advertised(prefix: String, name: String)
+    /// The full fingerprint of a peer the user verified under `name` and addressed by that name or
+    /// by its fingerprint.
+    case verified(fingerprint: String, name: String)
+
+    /// Whether `fingerprint` is the expected key.
+    public func matches(_ fingerprint: Fingerprint) -> Bool {
+        switch self {
+        case .advertised(let prefix, _): fingerprint.matches(prefix: prefix)
+        case .verified(let expected, _): fingerprint.hex == expected
+        }
     }
 }

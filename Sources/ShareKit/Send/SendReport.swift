@@ -1,17 +1,21 @@
 public import ShareTLS
+public import ShareWire
 
 /// What a completed send did.
 public struct SendReport: Sendable {
-    /// One item (file or folder) and where it landed.
+    /// One item (file, folder or note) and what became of it.
     public struct Item: Sendable {
-        /// The local path that was sent.
+        /// The local path that was sent (empty for a note).
         public var source: String
         /// The item's name in the offer.
         public var name: String
         /// Whether it was sent as a bundle (a folder).
         public var isBundle: Bool
-        /// Where the receiver says it landed (escape before printing: it comes from the peer).
-        public var location: String
+        /// Placed, imported, or kept in the receiver's inbox.
+        public var outcome: ReceiptOutcome
+        /// Where it landed, the importing application, or why it stayed in the inbox (from the
+        /// receiver: escape before printing).
+        public var text: String
     }
 
     /// One file and its SHA-256, verified by the receiver.
@@ -24,8 +28,10 @@ public struct SendReport: Sendable {
         public var sha256: String
     }
 
-    /// The receiver's device name (escape before printing).
+    /// The receiver's device name as it calls itself (escape before printing).
     public var peerName: String
+    /// The name this machine verified the receiver under, when it is verified and that differs.
+    public var pinnedName: String?
     /// The receiver's fingerprint.
     public var peerFingerprint: Fingerprint
     /// Whether the receiver is verified.
@@ -38,8 +44,11 @@ public struct SendReport: Sendable {
     public var files: [VerifiedFile]
     /// Total content bytes.
     public var bytes: UInt64
-    /// Wall-clock seconds from connecting to the receipt.
+    /// Seconds the data took, from the first byte sent to the receipt (the time spent deciding is
+    /// not counted).
     public var seconds: Double
+    /// Seconds spent waiting for the receiver's (and this side's user's) decision.
+    public var waitedSeconds: Double
     /// The team CA that vouched for the receiver, when one the user added issued its certificate
     /// (``SendOptions/trustAnchors``). Its identity is still ``peerFingerprint``.
     public var peerTrustedBy: CAInfo? = nil

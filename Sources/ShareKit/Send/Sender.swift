@@ -2,16 +2,14 @@ import Foundation
 import ShareDocuments
 public import ShareTLS
 public import ShareTransport
-import ShareWire
+public import ShareWire
 
 /// Sends prepared documents to one receiver over TLS (docs/PROTOCOL.md §5).
 ///
-/// > Warning: ``send(_:to:identity:options:progress:)`` blocks; call it from a dedicated thread
-/// > (``sendAsync(_:to:identity:options:progress:)`` does).
+/// > Warning: ``send(_:toFirstOf:identity:options:progress:)`` blocks; call it from a dedicated
+/// > thread (``sendAsync(_:toFirstOf:identity:options:progress:)`` does).
 public enum Sender {
     /// Sends `prepared` to `endpoint` and returns what the receiver confirmed.
-    /// - Parameters:
-    ///   - progress: called on the sending thread, at most ten times a second and once at the end.
     /// - Throws: ``SendError``.
     public static func send(
         _ prepared: PreparedSend, to endpoint: Endpoint, identity: Identity, options: SendOptions,
@@ -20,41 +18,54 @@ public enum Sender {
         try send(prepared, toFirstOf: [endpoint], identity: identity, options: options, progress: progress)
     }
 
-    /// Sends `prepared` to the first of `endpoints` (one peer's addresses, best first) that answers.
+    /// Sends `prepared` to the first of `endpoints` (one peer's addresses, best first) that answers,
+    /// and returns what the receiver confirmed.
+    /// - Parameters:
+    ///   - progress: called on the sending thread, at most ten times a second and once at the end.
+    /// - Throws: ``SendError``.
     public static func send(
         _ prepared: PreparedSend, toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws(SendError) -> SendReport {
-        let started = ContinuousClock.now
-        let (connection, options) = try open(endpoints, identity: identity, options: options)
-        defer { connection.close() }
-        var run = SendRun(
-            prepared: prepared, connection: connection, options: options, progress: progress, started: started)
+        let (connection, options, trust) = try open(endpoints, identity: identity, options: options)
+        defer { close(connection, options: options) }
+        var run = SendRun(prepared: prepared, connection: connection, options: options, trust: trust, progress: progress)
         let (receipt, verification) = try run.execute()
         return run.report(receipt, verification: verification)
     }
 
     /// Asks the receiver at the first of `endpoints` to verify identities (PAIR): both users
     /// compare the verification code; when both confirm, each side remembers the other.
-    /// - Parameter options: `confirmFirstContact` asks this side's user (required).
-    /// - Returns: the peer's name and fingerprint.
+    /// - Parameter options: its ``SendOptions/interaction`` asks this side's user (required).
     public static func pair(
         toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions
-    ) throws(SendError) -> (name: String, fingerprint: Fingerprint, endpoint: String) {
-        let (connection, options) = try open(endpoints, identity: identity, options: options)
-        defer { connection.close() }
-        var run = SendRun(prepared: nil, connection: connection, options: options, progress: nil, started: .now)
+    ) throws(SendError) -> PairingResult {
+        let (connection, options, trust) = try open(endpoints, identity: identity, options: options)
+        defer { close(connection, options: options) }
+        let wasVerified = trust.peer(connection.peerFingerprint)
+        var run = SendRun(prepared: nil, connection: connection, options: options, trust: trust, progress: nil)
         _ = try run.execute()
-        return (run.peerName, connection.peerFingerprint, connection.endpoint)
+        return PairingResult(
+            name: run.peerName, fingerprint: connection.peerFingerprint, endpoint: connection.endpoint,
+            verifiedBefore: wasVerified)
     }
 
-    /// Connects over TLS to the first of `endpoints` that answers and checks the advertised
-    /// fingerprint before anything is sent; returns the connection and the options with this side's
-    /// fingerprint filled in.
+    /// Connects over TLS to the first of `endpoints` that answers and checks the receiver's key
+    /// before anything is sent; returns the connection, the options with this side's fingerprint
+    /// filled in, and the trust store the checks used.
     private static func open(
         _ endpoints: [Endpoint], identity: Identity, options: SendOptions
-    ) throws(SendError) -> (SecureConnection, SendOptions) {
+    ) throws(SendError) -> (SecureConnection, SendOptions, TrustStore) {
         ProcessSignals.ignoreBrokenPipes()
+        if options.cancellation?.isCancelled == true { throw .cancelled }
+        var trust = TrustStore()
+        if let directory = options.configDirectory {
+            do {
+                trust = try TrustStore.load(from: directory)
+            } catch {
+                throw .trustStore(error.description)
+            }
+        }
         let context: TLSContext
         do {
             context = try TLSContext.client(identity: identity, anchors: options.trustAnchors)
@@ -68,21 +79,26 @@ public enum Sender {
         } catch {
             throw .transport(error)
         }
-        if let expected = options.expectedFingerprintPrefix, !connection.peerFingerprint.matches(prefix: expected) {
+        // Keys first: nothing leaves this side before the receiver's key passed (PROTOCOL.md §1).
+        if let expected = options.expectedKey, !expected.matches(connection.peerFingerprint) {
+            try? connection.send(.error(PeerError(.identityChanged, "the sender expected another key and sent nothing")))
             connection.close()
-            throw .identityMismatch(
-                endpoint: connection.endpoint, expectedPrefix: expected, actual: connection.peerFingerprint)
+            throw .identityMismatch(endpoint: connection.endpoint, expected: expected, actual: connection.peerFingerprint)
         }
         var options = options
         options.localFingerprint = identity.fingerprint
-        return (connection, options)
+        return (connection, options, trust)
+    }
+
+    private static func close(_ connection: SecureConnection, options: SendOptions) {
+        connection.close()
     }
 
     /// ``pair(toFirstOf:identity:options:)`` on a dedicated thread.
     public static func pairAsync(
         toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions
-    ) async throws(SendError) -> (name: String, fingerprint: Fingerprint, endpoint: String) {
-        try await BlockingWork.run("share.pair") { () throws(SendError) -> (name: String, fingerprint: Fingerprint, endpoint: String) in
+    ) async throws(SendError) -> PairingResult {
+        try await BlockingWork.run("share.pair") { () throws(SendError) -> PairingResult in
             try pair(toFirstOf: endpoints, identity: identity, options: options)
         }
     }
@@ -98,63 +114,80 @@ public enum Sender {
     }
 }
 
+/// The outcome of `share trust verify`.
+public struct PairingResult: Sendable {
+    /// The receiver's name as it calls itself.
+    public var name: String
+    /// Its fingerprint.
+    public var fingerprint: Fingerprint
+    /// Where it was reached.
+    public var endpoint: String
+    /// Its pin before this verification, if it was verified already.
+    public var verifiedBefore: TrustStore.Peer?
+}
+
 /// One send (or pairing, when `prepared` is nil) in progress: drives the ``SenderSession`` over
 /// the connection.
 private struct SendRun {
     let prepared: PreparedSend?
     let connection: SecureConnection
     let options: SendOptions
+    let trust: TrustStore
     let progress: (@Sendable (TransferProgress) -> Void)?
-    let started: ContinuousClock.Instant
     var session = SenderSession()
     var outcome: Result<Receipt, SendError>?
+    var negotiationStarted = ContinuousClock.now
     var streamStarted: ContinuousClock.Instant?
     var lastProgress: ContinuousClock.Instant?
     var bytesSent: UInt64 = 0
     var filesSent = 0
     var digests: [[UInt8]] = []
-    var verification = PeerVerification.unverified
+    var verification = PeerVerification.unverified(.senderUnattended)
+    /// The question about the code, while the user is asked.
+    var question: (ticket: PromptTicket, answer: PendingAnswer<Bool>)?
+    /// Wakes a wait for the receiver when the user cancels.
+    let cancelWake: WakeSignal
+    /// The longest to wait for the receiver now.
+    var receiveTimeout: Duration?
+    var currentFile = -1
+    var currentOffset: UInt64 = 0
 
     init(
-        prepared: PreparedSend?, connection: SecureConnection, options: SendOptions,
-        progress: (@Sendable (TransferProgress) -> Void)?, started: ContinuousClock.Instant
+        prepared: PreparedSend?, connection: SecureConnection, options: SendOptions, trust: TrustStore,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) {
         self.prepared = prepared
         self.connection = connection
         self.options = options
+        self.trust = trust
         self.progress = progress
-        self.started = started
+        self.cancelWake = options.cancellation?.wake ?? WakeSignal()
     }
 
     /// The receiver's name from its HELLO.
     var peerName: String { session.peer?.name ?? "" }
 
+    private var pinned: TrustStore.Peer? { trust.peer(connection.peerFingerprint) }
+
     /// Runs the conversation; returns the receipt (empty for a pairing) and how the peer is known.
     mutating func execute() throws(SendError) -> (Receipt, PeerVerification) {
-        connection.setTimeouts(receive: options.decisionTimeout, send: options.idleTimeout)
-        if let prepared {
-            perform(session.start(localName: options.deviceName, manifest: prepared.manifest))
-        } else {
-            perform(session.startPairing(localName: options.deviceName))
+        defer { question?.ticket.withdraw("the send ended") }
+        var flags: HelloFlags = []
+        if options.interaction != nil {
+            flags.insert(.attended)
+            if prepared == nil || (pinned == nil && connection.peerTrustedBy == nil) { flags.insert(.compare) }
         }
+        setReceiveTimeout(options.connectTimeout)
+        perform(session.start(Hello(name: options.deviceName, features: [], flags: flags)))
+        negotiationStarted = .now
         while outcome == nil {
-            let frame: Frame?
-            do {
-                frame = try connection.receive()
-            } catch {
-                handle(error)
-                continue
+            if cancelled() { break }
+            switch session.state {
+            case .greeted, .negotiating:
+                negotiate()
+            default:
+                receiveOne()
             }
-            guard let frame else {
-                perform(session.connectionClosed())
-                continue
-            }
-            if case .hello(let hello) = frame, session.peer == nil {
-                perform(session.receive(frame))
-                vet(hello)
-                continue
-            }
-            perform(session.receive(frame))
         }
         switch outcome {
         case .success(let receipt): return (receipt, verification)
@@ -163,61 +196,109 @@ private struct SendRun {
         }
     }
 
-    /// Checks the receiver's identity as soon as its HELLO arrives, before any file is sent: a
-    /// changed key is refused; on first contact the user compares the verification code.
-    private mutating func vet(_ hello: Hello) {
-        let fingerprint = connection.peerFingerprint
-        var trust = TrustStore()
-        if let directory = options.configDirectory {
-            do {
-                trust = try TrustStore.load(from: directory)
-            } catch {
-                outcome = .failure(.trustStore(error.description))
-                perform(session.fail(PeerError(.cancelled, "the sender cannot read its trust store")))
-                return
-            }
-        }
-        if let known = trust.conflict(name: hello.name, fingerprint: fingerprint) {
-            outcome = .failure(.identityChanged(name: hello.name, knownFingerprint: known.fingerprint, presented: fingerprint))
-            perform(
-                session.fail(
-                    PeerError(
-                        .identityChanged,
-                        "the sender knows \"\(DisplayText.escape(hello.name))\" with another key and sent nothing")))
+    /// While the receiver (and perhaps this side's user) decides: waits for a frame from the
+    /// receiver or the user's answer, whichever comes first, within the decision timeout.
+    private mutating func negotiate() {
+        // Once answered, the answer's wake stays signalled: wait on it only while the user is asked.
+        var wakes = [cancelWake]
+        if session.userAnswer == nil, let answer = question?.answer { wakes.append(answer.wake) }
+        let attended = session.peer?.flags.contains(.attended) ?? false
+        let limit = attended ? options.decisionTimeout : options.unattendedDecisionTimeout
+        let left = negotiationStarted + limit - .now
+        guard left > .zero else {
+            let seconds = limit.components.seconds
+            outcome = .failure(.failed(.local(PeerError(.timedOut, "no decision came within \(seconds) s"))))
+            perform(session.fail(PeerError(.timedOut, "the sender waited \(seconds) s for a decision and gave up")))
             return
         }
-        if trust.peer(fingerprint) != nil && prepared != nil {
-            verification = .verified
-            return
+        switch connection.waitForFrame(orWake: wakes, timeout: left) {
+        case .woken:
+            if cancelled() { return }
+            guard let answer = question?.answer.value, session.userAnswer == nil else { return }
+            perform(session.userAnswered(answer ? .confirmed : .rejected))
+            if !answer { outcome = .failure(.codesDiffer(name: peerName)) }
+        case .readable:
+            receiveOne()
+        case .timedOut:
+            break
         }
-        if connection.peerTrustedBy != nil && prepared != nil {
-            // A team CA the user added vouches for this key: no code to compare.
-            verification = .teamCA
-            return
-        }
-        guard let confirm = options.confirmFirstContact else {
-            if prepared == nil {
-                outcome = .failure(.notConfirmed(name: hello.name))
-                perform(session.fail(PeerError(.cancelled, "the sender has no terminal to compare the verification code on")))
-            }
-            verification = .unverified
-            return
-        }
-        let contact = FirstContact(
-            peerName: hello.name, peerFingerprint: fingerprint,
-            verificationCode: VerificationCode.between(fingerprint, localFingerprint))
-        guard confirm(contact) else {
-            outcome = .failure(.notConfirmed(name: hello.name))
-            perform(session.fail(PeerError(.cancelled, "the sender's user did not confirm the verification code")))
-            return
-        }
-        verification = .confirmedNow
-        // A send remembers the receiver now; a pairing only once the receiver's user confirmed too.
-        if prepared != nil { remember(name: hello.name) }
     }
 
-    private func remember(name: String) {
-        guard let directory = options.configDirectory else { return }
+    private mutating func setReceiveTimeout(_ timeout: Duration?) {
+        receiveTimeout = timeout
+        connection.setTimeouts(receive: timeout, send: options.idleTimeout)
+    }
+
+    private mutating func receiveOne() {
+        switch connection.next(orWake: [cancelWake], timeout: receiveTimeout) {
+        case .frame(let frame):
+            perform(session.receive(frame))
+        case .woken:
+            _ = cancelled()
+        case .timedOut:
+            let seconds = receiveTimeout?.components.seconds ?? 0
+            let what =
+                session.state == .awaitingHello
+                ? "the receiver did not answer the greeting within \(seconds) s"
+                : "no receipt came within \(seconds) s after the last file"
+            outcome = .failure(.failed(.local(PeerError(.timedOut, what))))
+            perform(session.fail(PeerError(.timedOut, "the sender gave up: \(what)")))
+        case .end:
+            connectionClosed()
+        case .failure(let error):
+            handle(error)
+        }
+    }
+
+    /// The receiver greeted us: send the offer (or the pairing request), and ask the user about
+    /// the code when the receiver shows it.
+    private mutating func greeted(_ hello: Hello) {
+        let showsCode = hello.flags.contains(.compare)
+        if prepared == nil && !showsCode && !hello.flags.contains(.decided) {
+            outcome = .failure(.cannotVerify(name: hello.name))
+            perform(session.fail(PeerError(.cancelled, "the sender needs a person on the receiving side to compare the code")))
+            return
+        }
+        if !hello.flags.contains(.decided) {
+            if let prepared { perform(session.offer(prepared.manifest)) } else { perform(session.pair()) }
+        }
+        guard outcome == nil, let interaction = options.interaction else { return }
+        if showsCode {
+            let ticket = PromptTicket()
+            let answer = PendingAnswer<Bool>()
+            question = (ticket, answer)
+            let comparison = CodeComparison(
+                peerName: hello.name, pinnedName: pinned?.name, peerFingerprint: connection.peerFingerprint,
+                verificationCode: VerificationCode.between(connection.peerFingerprint, localFingerprint),
+                isPairing: prepared == nil)
+            BlockingWork.start("share.compare") { answer.set(interaction.compareCode(comparison, ticket)) }
+        }
+        if !hello.flags.contains(.decided) {
+            interaction.waiting(
+                WaitingForReceiver(peerName: hello.name, receiverAsksItsUser: hello.flags.contains(.attended)))
+        }
+    }
+
+    /// Whether the user cancelled; if so, tells the receiver and ends.
+    private mutating func cancelled() -> Bool {
+        guard options.cancellation?.isCancelled == true else { return false }
+        if outcome == nil || isConnectionLoss(outcome) {
+            outcome = .failure(.cancelled)
+            perform(session.fail(PeerError(.cancelled, "the sender's user cancelled the transfer")))
+        }
+        return true
+    }
+
+    private func isConnectionLoss(_ outcome: Result<Receipt, SendError>?) -> Bool {
+        switch outcome {
+        case .failure(.failed(.connectionLost))?, .failure(.transport)?: true
+        default: false
+        }
+    }
+
+    /// Remembers the receiver as verified (both users compared the code).
+    private func remember() {
+        guard let directory = options.configDirectory, let name = session.peer?.name else { return }
         let fingerprint = connection.peerFingerprint
         try? TrustStore.update(in: directory) { $0.pin(fingerprint, name: name, verification: .code) }
     }
@@ -228,27 +309,35 @@ private struct SendRun {
         return own
     }
 
+    /// How the receiver is known once the offer was accepted.
+    private func currentVerification() -> PeerVerification {
+        if session.userAnswer == .confirmed { return pinned != nil ? .verified : .confirmedNow }
+        if pinned != nil { return .verified }
+        if connection.peerTrustedBy != nil { return .teamCA }
+        return .unverified(options.interaction == nil ? .senderUnattended : .receiverUnattended)
+    }
+
     /// The report of a completed send.
     func report(_ receipt: Receipt, verification: PeerVerification) -> SendReport {
         guard let prepared else { preconditionFailure("a pairing has no report") }
-        do {
-            let manifest = prepared.manifest
-            let items = manifest.items.enumerated().map { index, item in
-                SendReport.Item(
-                    source: prepared.itemSources[index], name: item.name, isBundle: item.isBundle,
-                    location: receipt.locations[index])
-            }
-            let files = manifest.fileEntryIndices.enumerated().map { index, entryIndex in
-                SendReport.VerifiedFile(
-                    path: manifest.entries[entryIndex].path, bytes: manifest.entries[entryIndex].size,
-                    sha256: Hex.encode(digests[index]))
-            }
-            return SendReport(
-                peerName: session.peer?.name ?? "", peerFingerprint: connection.peerFingerprint,
-                peerVerification: verification, endpoint: connection.endpoint, items: items, files: files,
-                bytes: manifest.totalBytes, seconds: (ContinuousClock.now - started).seconds,
-                peerTrustedBy: connection.peerTrustedBy)
+        let manifest = prepared.manifest
+        let items = manifest.items.enumerated().map { index, item in
+            SendReport.Item(
+                source: prepared.itemSources[index], name: item.name, isBundle: item.isBundle,
+                outcome: receipt.items[index].outcome, text: receipt.items[index].text)
         }
+        let files = manifest.fileEntryIndices.enumerated().map { index, entryIndex in
+            SendReport.VerifiedFile(
+                path: manifest.entries[entryIndex].path, bytes: manifest.entries[entryIndex].size,
+                sha256: Hex.encode(digests[index]))
+        }
+        let streamed = streamStarted ?? .now
+        let pinnedName = pinned.map(\.name).flatMap { $0 == session.peer?.name ? nil : $0 }
+        return SendReport(
+            peerName: session.peer?.name ?? "", pinnedName: pinnedName, peerFingerprint: connection.peerFingerprint,
+            peerVerification: verification, endpoint: connection.endpoint, items: items, files: files,
+            bytes: manifest.totalBytes, seconds: (ContinuousClock.now - streamed).seconds,
+            waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy)
     }
 
     private mutating func perform(_ actions: [SenderSession.Action]) {
@@ -260,17 +349,26 @@ private struct SendRun {
                 } catch {
                     if outcome == nil { outcome = .failure(.transport(error)) }
                 }
+            case .greeted(let hello):
+                setReceiveTimeout(nil)
+                greeted(hello)
             case .stream:
+                question?.ticket.withdraw("answered")
+                verification = currentVerification()
+                if verification == .confirmedNow { remember() }
                 stream()
             case .declined(let decision):
+                question?.ticket.withdraw("\"\(DisplayText.escape(peerName))\" decided: \(decision.code.description)")
                 outcome = .failure(.declined(decision))
             case .verified:
-                remember(name: peerName)
-                outcome = .success(Receipt(locations: []))
+                question?.ticket.withdraw("answered")
+                remember()
+                outcome = .success(Receipt(items: []))
             case .completed(let receipt):
                 reportProgress(force: true)
                 outcome = .success(receipt)
             case .failed(let failure):
+                question?.ticket.withdraw("the transfer ended: \(failure)")
                 if outcome == nil { outcome = .failure(.failed(failure)) }
             case .close:
                 break
@@ -284,24 +382,32 @@ private struct SendRun {
             perform(session.fail(wire))
         case .transport(let transport):
             if case .closed = transport {
-                perform(session.connectionClosed())
+                connectionClosed()
             } else if outcome == nil {
+                if cancelled() { return }
+                question?.ticket.withdraw("the connection failed")
                 outcome = .failure(.transport(transport))
             }
         }
+    }
+
+    private mutating func connectionClosed() {
+        if cancelled() { return }
+        perform(session.connectionClosed())
     }
 
     /// Streams every file without waiting for the receiver, checking between writes whether it
     /// sent something (an ERROR) so a failed transfer stops at once.
     private mutating func stream() {
         guard let prepared else { return }
-        connection.setTimeouts(receive: options.idleTimeout, send: options.idleTimeout)
+        setReceiveTimeout(options.idleTimeout)
         streamStarted = .now
         let reader = FileReader(prepared)
         reader.start()
         defer { reader.cancel() }
         do throws(TransportError) {
             while true {
+                if cancelled() { return }
                 let chunk: FileReader.Chunk
                 if let ready = reader.nextIfReady() ?? reader.next(within: .milliseconds(2)) {
                     // A short wait lets small files that follow each other share one TLS write.
@@ -320,15 +426,22 @@ private struct SendRun {
             }
             try connection.flush()
         } catch {
+            if cancelled() { return }
             // The receiver may have explained why it stopped reading: look for its ERROR first.
             connection.setTimeouts(receive: .seconds(2), send: .seconds(2))
             if let frame = try? connection.receive() {
                 perform(session.receive(frame))
             }
+            if outcome == nil, case .timedOut = error {
+                let seconds = options.idleTimeout.components.seconds
+                outcome = .failure(
+                    .failed(.local(PeerError(.timedOut, "the receiver took no data for \(seconds) s (asleep, or its link is gone)"))))
+            }
             if outcome == nil { outcome = .failure(.transport(error)) }
             return
         }
         reportProgress(force: true)
+        setReceiveTimeout(options.receiptTimeout)
         perform(session.finishedStreaming())
     }
 
@@ -336,7 +449,12 @@ private struct SendRun {
     private mutating func frame(_ chunk: FileReader.Chunk) throws(TransportError) -> Bool {
         switch chunk {
         case .data(let index, let bytes):
-            try connection.enqueueData(fileIndex: UInt32(index), bytes: bytes)
+            if index != currentFile {
+                currentFile = index
+                currentOffset = 0
+            }
+            try connection.enqueueData(fileIndex: UInt32(index), offset: currentOffset, bytes: bytes)
+            currentOffset += UInt64(bytes.count)
             bytesSent += UInt64(bytes.count)
         case .end(let index, var digest):
             if options.corruptDigestOfFile == index { digest[0] ^= 0xFF }

@@ -1,5 +1,6 @@
 public import Foundation
 public import ShareTLS
+import ShareUnicode
 
 #if canImport(Glibc)
 import Glibc
@@ -7,6 +8,9 @@ import Glibc
 
 /// The peers this machine knows, stored as `trust.json` in the config folder: the ones the user
 /// verified (pinned: their key is remembered) and the ones the user blocked.
+///
+/// Every entry is keyed by fingerprint. A name is only a label: the name a peer was verified under,
+/// which is shown with it; it never decides whether a key is trusted.
 ///
 /// Written atomically under a lock (several `share` processes may update it at once). When the
 /// file exists but cannot be read or parsed, loading fails: an unreadable trust store never
@@ -19,7 +23,7 @@ public struct TrustStore: Sendable, Codable, Equatable {
     }
 
     /// A verified (pinned) peer.
-    public struct Peer: Sendable, Codable, Equatable {
+    public struct Peer: Sendable, Codable, Hashable {
         /// Its fingerprint, lowercase hex.
         public var fingerprint: String
         /// The name it used when it was verified.
@@ -32,7 +36,8 @@ public struct TrustStore: Sendable, Codable, Equatable {
 
     /// A blocked peer: refused before any prompt.
     public struct Blocked: Sendable, Codable, Equatable {
-        /// Its fingerprint, lowercase hex.
+        /// Its fingerprint, lowercase hex: all 64 digits, or a prefix of at least
+        /// ``minimumBlockPrefix`` (what a receiver prints), which blocks every key that starts with it.
         public var fingerprint: String
         /// The name it used, if known.
         public var name: String
@@ -56,6 +61,12 @@ public struct TrustStore: Sendable, Codable, Equatable {
         peers.first { $0.fingerprint == fingerprint.hex }
     }
 
+    /// Hex digits of a fingerprint prefix that `share trust block` accepts without the full key: the
+    /// length a receiver prints with each offer (64 bits: no one can make a key to match it on purpose).
+    public static let minimumBlockPrefix = 16
+    /// Hex digits of a fingerprint prefix that names a verified or blocked peer in `share trust remove`.
+    public static let minimumLookupPrefix = 8
+
     /// The verified peer whose fingerprint starts with `prefix` (as advertised in DNS-SD), if exactly one.
     public func peer(withPrefix prefix: String) -> Peer? {
         let prefix = prefix.lowercased()
@@ -64,23 +75,34 @@ public struct TrustStore: Sendable, Codable, Equatable {
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// The verified peer called `name` (any case) whose key is not `fingerprint`: the sign of a
-    /// changed key, or of someone using a known name.
-    public func conflict(name: String, fingerprint: Fingerprint) -> Peer? {
+    /// The verified peer whose name `name` is, or looks like (any case, look-alike letters such as a
+    /// Cyrillic `е`, spaces around it, Avahi's ` #2`: ``NameLookalikes``), while its key is not
+    /// `fingerprint`: a machine that passes itself off under the name of one this machine verified.
+    /// It is a different, unverified machine; this is only for flagging it.
+    public func namesake(of name: String, fingerprint: Fingerprint) -> Peer? {
         guard peer(fingerprint) == nil else { return nil }
-        let folded = name.lowercased()
-        return peers.first { $0.name.lowercased() == folded && $0.fingerprint != fingerprint.hex }
+        let key = NameLookalikes.key(Self.withoutAlternativeSuffix(name))
+        return peers.first { NameLookalikes.key(Self.withoutAlternativeSuffix($0.name)) == key && $0.fingerprint != fingerprint.hex }
     }
 
-    /// The verified peer called `name` (any case), if any.
-    public func peer(named name: String) -> Peer? {
-        let folded = name.lowercased()
-        return peers.first { $0.name.lowercased() == folded }
+    /// `name` without the ` #2` Avahi appends after a collision.
+    public static func withoutAlternativeSuffix(_ name: String) -> String {
+        guard let hash = name.range(of: " #", options: .backwards),
+            !name[hash.upperBound...].isEmpty, name[hash.upperBound...].allSatisfy(\.isNumber)
+        else { return name }
+        return String(name[..<hash.lowerBound])
     }
 
-    /// Whether `fingerprint` is blocked.
+    /// The verified peers called `name` (any case): normally one, but two machines may have been
+    /// verified under one name.
+    public func peers(named name: String) -> [Peer] {
+        let folded = name.lowercased()
+        return peers.filter { $0.name.lowercased() == folded }
+    }
+
+    /// Whether `fingerprint` is blocked (by its full value or a blocked prefix of it).
     public func isBlocked(_ fingerprint: Fingerprint) -> Bool {
-        blocked.contains { $0.fingerprint == fingerprint.hex }
+        blocked.contains { fingerprint.hex.hasPrefix($0.fingerprint) }
     }
 
     /// Remembers `fingerprint` as verified (replacing nothing: a verified key stays as it is).
@@ -97,15 +119,25 @@ public struct TrustStore: Sendable, Codable, Equatable {
     }
 
     /// The fingerprints a user's word for a peer names: a verified or blocked peer's name (any
-    /// case) or a fingerprint prefix of at least 8 hex digits.
+    /// case), or a fingerprint prefix (spaces and colons allowed, as printed) of at least
+    /// ``minimumLookupPrefix`` hex digits.
     public func fingerprints(matching query: String) -> [String] {
         let folded = query.lowercased()
-        let hex = folded.filter { $0 != " " && $0 != ":" }
+        let hex = Self.hexDigits(of: query)
         var all: [(String, String)] = peers.map { ($0.fingerprint, $0.name) } + blocked.map { ($0.fingerprint, $0.name) }
         all = all.filter { fingerprint, name in
-            name.lowercased() == folded || (hex.count >= 8 && hex.allSatisfy(\.isHexDigit) && fingerprint.hasPrefix(hex))
+            name.lowercased() == folded
+                || (hex.map { $0.count >= Self.minimumLookupPrefix && (fingerprint.hasPrefix($0) || $0.hasPrefix(fingerprint)) } ?? false)
         }
         return Array(Set(all.map(\.0))).sorted()
+    }
+
+    /// The hex digits of `text` as a user types a printed fingerprint (`3927 A1B2`, `39:27:a1`),
+    /// lowercased; nil when it holds anything else.
+    public static func hexDigits(of text: String) -> String? {
+        let digits = text.lowercased().filter { $0 != " " && $0 != ":" }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && $0.isASCII }) else { return nil }
+        return digits
     }
 
     /// Forgets `fingerprint` (verified or blocked).

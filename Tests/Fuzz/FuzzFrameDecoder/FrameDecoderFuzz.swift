@@ -111,10 +111,17 @@ enum FrameDecoderFuzz {
             if peerError.code.rawValue == wireCode && peerError.message.utf8.count <= 4_000 {
                 Invariant.require(encoded.elementsEqual(original), "an ERROR frame re-encodes to other bytes")
             }
+        case .receipt:
+            // Unknown outcomes read as keptInInbox (PROTOCOL.md §4), so only the decoded value must survive.
+            Invariant.require(again == frame, "a RECEIPT frame changed in a round trip")
         default:
             Invariant.require(again == frame, "a \(frame.type) frame changed in a round trip")
             Invariant.require(encoded.elementsEqual(original), "a \(frame.type) frame re-encodes to other bytes")
         }
-        if case .offer(let manifest) = frame { ManifestInvariants.check(manifest) }
+        if case .offer(let start, let entries) = frame, entries.count == Int(start.entryCount),
+            let manifest = try? Manifest(entries: entries, declaredTotal: start.totalBytes)
+        {
+            ManifestInvariants.check(manifest)
+        }
     }
 }

@@ -13,8 +13,9 @@ public func fuzzOffer(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 ///
 /// The input is wrapped in an OFFER header and decoded. A refused offer must say why in text that is
 /// safe to print. An accepted one must satisfy ``ManifestInvariants`` (paths safe byte for byte,
-/// parents first, items contiguous, no collisions, links confined under both exact and
-/// case-insensitive name lookup, counts and totals right) and encode back to exactly the input.
+/// parents first, items contiguous, no path twice, case collisions reported, notes safe, links
+/// confined under exact and (without collisions) case-insensitive name lookup, counts and totals
+/// right), and every decoded OFFER frame encodes back to exactly the input.
 enum OfferFuzz {
     static func run(_ input: UnsafeBufferPointer<UInt8>) {
         guard input.count <= FrameType.offer.maxPayload else { return }
@@ -32,11 +33,17 @@ enum OfferFuzz {
             Invariant.requirePrintable(error.description, "the refusal of an offer")
             return
         }
-        guard case .offer(let manifest)? = decoded else {
+        guard case .offer(let start, let entries)? = decoded else {
             Invariant.require(false, "a complete OFFER frame decoded to \(String(describing: decoded))")
             return
         }
-        ManifestInvariants.check(manifest)
-        Invariant.require(FrameEncoder.encode(.offer(manifest)) == frame, "an accepted OFFER re-encodes to other bytes")
+        Invariant.require(FrameEncoder.encode(.offer(start, entries: entries)) == frame, "an OFFER re-encodes to other bytes")
+        guard entries.count == Int(start.entryCount) else { return }
+        do {
+            let manifest = try Manifest(entries: entries, declaredTotal: start.totalBytes)
+            ManifestInvariants.check(manifest)
+        } catch {
+            Invariant.requirePrintable(error.description, "the refusal of an offer")
+        }
     }
 }

@@ -56,7 +56,7 @@ public struct BundleModel {
             switch entry.kind {
             case .directory:
                 folder = BytePathOracle.components(of: entry.path)
-            case .file:
+            case .file, .note:
                 return nil
             case .symlink:
                 follows += 1

@@ -5,7 +5,7 @@ public import ShareDocuments
 /// be compared.
 public enum BytePathOracle {
     /// The first rule `path` breaks, in words, or nil when the protocol allows it.
-    public static func problem(in path: String, limits: ManifestLimits = .protocolV1) -> String? {
+    public static func problem(in path: String, limits: ManifestLimits = .protocolDefault) -> String? {
         let bytes = Array(path.utf8)
         if bytes.isEmpty { return "empty" }
         if bytes.count > limits.maxPathBytes { return "longer than \(limits.maxPathBytes) bytes" }

@@ -7,12 +7,14 @@ import ShareWire
 public enum ManifestInvariants {
     /// Traps (see ``Invariant``) if `manifest` breaks a rule of the protocol or does not survive an
     /// OFFER encode/decode round trip byte for byte.
-    public static func check(_ manifest: Manifest, limits: ManifestLimits = .protocolV1) {
+    public static func check(_ manifest: Manifest, limits: ManifestLimits = .protocolDefault) {
         let entries = manifest.entries
         Invariant.require(!entries.isEmpty && entries.count <= limits.maxEntries, "\(entries.count) entries accepted")
         Invariant.require(manifest.items.count <= limits.maxItems, "\(manifest.items.count) items accepted")
 
+        var exactPaths = Set<[UInt8]>()
         var keys = Set<String>()
+        var collides = false
         var folders = Set<[UInt8]>()
         var fileIndices: [Int] = []
         var total: UInt64 = 0
@@ -23,10 +25,20 @@ public enum ManifestInvariants {
             if let problem = BytePathOracle.problem(in: path, limits: limits) {
                 Invariant.require(false, "accepted path \(shown) has \(problem)")
             }
-            Invariant.require(keys.insert(PathRules.collisionKey(path)).inserted, "\(shown) collides with an earlier path")
+            Invariant.require(exactPaths.insert(Array(path.utf8)).inserted, "\(shown) is listed twice, byte for byte")
+            if !keys.insert(PathRules.collisionKey(path)).inserted { collides = true }
             Invariant.require(entry.mode & ~0o777 == 0, "\(shown) has mode \(String(entry.mode, radix: 8))")
             Invariant.require(entry.modificationNanoseconds < 1_000_000_000, "\(shown) has invalid nanoseconds")
-            Invariant.require(entry.kind == .file || entry.size == 0, "\(shown) is a \(entry.kind) with a size")
+            Invariant.require(entry.kind.isRegularFile || entry.size == 0, "\(shown) is a \(entry.kind) with a size")
+            if entry.kind == .note {
+                Invariant.require(components(path) == 1, "nested note \(shown) accepted")
+                Invariant.require(
+                    entry.content.count <= limits.maxNoteBytes && UInt64(entry.content.count) == entry.size
+                        && String(validating: entry.content, as: UTF8.self) != nil,
+                    "note \(shown) has unsafe content")
+            } else {
+                Invariant.require(entry.content.isEmpty, "\(shown) is a \(entry.kind) with content")
+            }
             Invariant.require(entry.kind == .symlink || entry.linkTarget.isEmpty, "\(shown) has a link target")
 
             let components = BytePathOracle.components(of: path)
@@ -48,8 +60,8 @@ public enum ManifestInvariants {
             switch entry.kind {
             case .directory:
                 folders.insert(Array(path.utf8))
-            case .file:
-                fileIndices.append(index)
+            case .file, .note:
+                if entry.kind == .file { fileIndices.append(index) }
                 let (sum, overflow) = total.addingReportingOverflow(entry.size)
                 Invariant.require(!overflow && sum <= limits.maxTotalBytes, "total size over the limit accepted")
                 total = sum
@@ -63,10 +75,13 @@ public enum ManifestInvariants {
         }
         Invariant.require(manifest.fileEntryIndices == fileIndices, "fileEntryIndices \(manifest.fileEntryIndices)")
         Invariant.require(manifest.totalBytes == total, "totalBytes \(manifest.totalBytes), files add up to \(total)")
+        Invariant.require(collides == !manifest.caseCollisions.isEmpty, "case collisions not reported as such")
         checkItems(manifest, starts: itemStarts)
-        checkLinks(manifest)
+        checkLinks(manifest, caseInsensitiveToo: !collides)
         checkRoundTrip(manifest)
     }
+
+    private static func components(_ path: String) -> Int { BytePathOracle.components(of: path).count }
 
     private static func checkItems(_ manifest: Manifest, starts: [Int]) {
         Invariant.require(manifest.items.count == starts.count, "\(manifest.items.count) items for \(starts.count) top-level entries")
@@ -78,7 +93,7 @@ public enum ManifestInvariants {
             Invariant.require(Invariant.sameBytes(item.name, entry.path), "item \(number) is named \(item.name.debugDescription)")
             Invariant.require(item.kind == entry.kind && item.isBundle == (entry.kind == .directory), "item \(number) kind")
             Invariant.require(Invariant.sameBytes(item.declaredType, entry.declaredType), "item \(number) type")
-            let files = manifest.entries[start..<end].filter { $0.kind == .file }
+            let files = manifest.entries[start..<end].filter { $0.kind.isRegularFile }
             Invariant.require(item.fileCount == files.count, "item \(number) counts \(item.fileCount) files, has \(files.count)")
             Invariant.require(item.byteCount == files.reduce(0) { $0 + $1.size }, "item \(number) byte count")
             if manifest.entries.count <= 256 {
@@ -89,11 +104,14 @@ public enum ManifestInvariants {
         }
     }
 
-    private static func checkLinks(_ manifest: Manifest) {
+    /// Every link stays inside its bundle when names are looked up byte for byte, and also ignoring
+    /// case, unless two names collide that way (then no case-insensitive folder can hold the offer).
+    private static func checkLinks(_ manifest: Manifest, caseInsensitiveToo: Bool) {
         guard manifest.entries.contains(where: { $0.kind == .symlink }) else { return }
         let model = BundleModel(manifest)
+        let lookups: [BundleModel.Lookup] = caseInsensitiveToo ? BundleModel.Lookup.allCases : [.exactBytes]
         for entry in manifest.entries where entry.kind == .symlink {
-            for lookup in BundleModel.Lookup.allCases {
+            for lookup in lookups {
                 if let walk = model.escape(of: entry, lookup: lookup) {
                     Invariant.require(false, "accepted link leaves its bundle (\(lookup) names): \(walk.debugDescription)")
                 }
@@ -102,20 +120,32 @@ public enum ManifestInvariants {
     }
 
     private static func checkRoundTrip(_ manifest: Manifest) {
-        let bytes = FrameEncoder.encode(.offer(manifest))
-        var decoder = FrameDecoder(capacity: bytes.count)
-        decoder.append(contentsOf: bytes)
-        let again: Frame?
-        do { again = try decoder.next() } catch {
-            Invariant.require(false, "an accepted manifest does not decode after encoding: \(error)")
-            return
+        let frames = OfferCodec.frames(for: manifest)
+        var decoder = FrameDecoder(capacity: 1 << 16)
+        var entries: [ManifestEntry] = []
+        var start: OfferStart?
+        for frame in frames {
+            decoder.append(contentsOf: FrameEncoder.encode(frame))
+            let again: Frame?
+            do { again = try decoder.next() } catch {
+                Invariant.require(false, "an accepted manifest does not decode after encoding: \(error)")
+                return
+            }
+            switch again {
+            case .offer(let header, let more)?:
+                start = header
+                entries += more
+            case .entries(let more)?:
+                entries += more
+            default:
+                Invariant.require(false, "an encoded manifest decodes to \(String(describing: again))")
+                return
+            }
+            Invariant.require(again == frame, "an OFFER or ENTRIES frame changed in a round trip")
         }
-        guard case .offer(let decoded)? = again else {
-            Invariant.require(false, "an encoded manifest decodes to \(String(describing: again))")
-            return
-        }
+        Invariant.require(start == OfferCodec.start(manifest), "the OFFER header changed in a round trip")
+        let decoded = try? Manifest(entries: entries, declaredTotal: start?.totalBytes)
         Invariant.require(decoded == manifest, "the manifest changed in an encode/decode round trip")
-        Invariant.require(FrameEncoder.encode(.offer(decoded)) == bytes, "re-encoding the decoded manifest changed its bytes")
     }
 
     private static func isTypeIdentifier(_ text: String, limits: ManifestLimits) -> Bool {
