@@ -124,7 +124,7 @@ import Glibc
         #expect(try bench.fish("share send report.pdf --to ").sorted() == ["desk", "living room"])
         #expect(try bench.fish("share receive --accept ").sorted() == ["ask", "everyone", "trusted"])
         #expect(try bench.fish("share config set ").contains("rate-limit"))
-        #expect(try bench.fish("share config set execute-bit ").sorted() == ["keep", "strip"])
+        #expect(try bench.fish("share config set execute-bit ").sorted() == ["keep-in-bundles", "strip"])
     }
 
     @Test func aSlowPeerListDoesNotHoldTheShell() throws {

@@ -17,7 +17,7 @@ import Testing
         #expect(bob.run(["config", "set", "everyone-for", "1h30m"]).stdout == "everyone-for = 1h30m\n")
         #expect(bob.run(["config", "set", "compression", "yes"]).stdout == "compression = on (stored; this version does not apply it yet)\n")
         #expect(bob.run(["config", "set", "rate-limit", "1.5 MB/s"]).stdout.hasPrefix("rate-limit = 1.5 MB/s"))
-        #expect(bob.run(["config", "set", "execute-bit", "strip"]).status == 0)
+        #expect(bob.run(["config", "set", "execute-bit", "keep-in-bundles"]).status == 0)
 
         let list = bob.run(["config", "list"])
         #expect(list.status == 0)
@@ -28,7 +28,7 @@ import Testing
                 port          47321 (default)
                 accept        everyone
                 everyone-for  1h30m
-                execute-bit   strip (stored, not applied yet)
+                execute-bit   keep-in-bundles
                 compression   on (stored, not applied yet)
                 rate-limit    1.5 MB/s (stored, not applied yet)
 
@@ -58,7 +58,7 @@ import Testing
         ("everyone-for", "2w", "'2w' is not a valid value for 'everyone-for'; expected a duration such as 90s, 10m or 2h (at most a week), or none"),
         ("rate-limit", "5k", "'5k' is not a valid value for 'rate-limit'; expected a rate of at least 10 kB/s such as 500k, 10M or 1.5 MB/s, or none"),
         ("compression", "fast", "'fast' is not a valid value for 'compression'; expected on or off"),
-        ("execute-bit", "x", "'x' is not a valid value for 'execute-bit'; expected keep or strip"),
+        ("execute-bit", "x", "'x' is not a valid value for 'execute-bit'; expected strip or keep-in-bundles"),
         ("name", "", "'' is not a valid value for 'name' (the name is empty); expected a name of at most 63 bytes"),
     ])
     func refusesInvalidValuesAndChangesNothing(_ key: String, _ value: String, _ message: String) throws {

@@ -75,7 +75,7 @@ import Testing
                 ["peers", "--wait", "2", "--watch"],
                 """
                 Error: --wait and --watch cannot be used together
-                Usage: share peers [--wait <seconds>] [--watch] [--json] [--domain <domain>]
+                Usage: share peers [<options>]
                   See 'share peers --help' for more information.
 
                 """
@@ -146,7 +146,7 @@ import Testing
             (
                 ["frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, history, trust, types, inbox, identity, config
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, history, trust, types, inbox, identity, config, completion
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 
@@ -155,7 +155,7 @@ import Testing
             (
                 ["help", "frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, history, trust, types, inbox, identity, config
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, history, trust, types, inbox, identity, config, completion
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 

@@ -69,7 +69,7 @@ private final class SignalHub: Sendable {
         if watching.allSatisfy(\.cleanupOnly) {
             // Nobody handles it: the default (for SIGINT, SIGTERM and SIGHUP, the end of the process).
             signal(number, SIG_DFL)
-            raise(number)
+            kill(getpid(), number)
         }
     }
 }
