@@ -106,8 +106,12 @@ final class BusConnection: @unchecked Sendable {
 
     /// Sends `message` and calls `completion` (on the connection's thread) with the reply, an
     /// error, or `callFailed` after `timeout`.
-    func call(_ message: BusMessage, method: String, timeout: Duration, completion: @escaping @Sendable (Result<BusMessage, NotificationError>) -> Void) {
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    func call(
+        _ message: BusMessage, method: String, timeout: Duration,
+        completion: @escaping @Sendable (Result<BusMessage, NotificationError>) -> Void
+    ) {
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let accepted = perform { bus in
             var pending: OpaquePointer?
             guard dbus_connection_send_with_reply(bus.connection, message.pointer, &pending, max(milliseconds, 1)) != 0,
@@ -141,7 +145,8 @@ final class BusConnection: @unchecked Sendable {
             done.signal()
         }
         // The connection's own timeout answers first; this one covers a connection that stopped.
-        let limit = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000) + 2000
+        let limit =
+            Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000) + 2000
         if done.wait(timeout: .now() + .milliseconds(limit)) == .timedOut {
             throw .callFailed(method: method, reason: "no answer")
         }
@@ -202,7 +207,10 @@ final class BusConnection: @unchecked Sendable {
 
     /// Runs (and forgets) the work handed over so far.
     private func runWork() {
-        for body in work.withLock({ work in defer { work.removeAll() }; return work }) { body(self) }
+        for body in work.withLock({ work in
+            defer { work.removeAll() }
+            return work
+        }) { body(self) }
     }
 
     /// A signal that matched one of the rules.

@@ -67,7 +67,8 @@ final class BusMessage: @unchecked Sendable {
     /// The error name and text of an error reply, nil for other messages.
     var error: (name: String, message: String)? {
         guard dbus_message_get_type(pointer) == 3 /* DBUS_MESSAGE_TYPE_ERROR */ else { return nil }
-        let name = dbus_message_get_error_name(pointer).map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+        let name =
+            dbus_message_get_error_name(pointer).map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
         return (name, arguments().first?.string ?? "")
     }
 

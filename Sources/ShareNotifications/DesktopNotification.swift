@@ -37,7 +37,10 @@ public struct DesktopNotification: Sendable, Equatable {
             case .serverDefault: -1
             case .never: 0
             case .after(let duration):
-                Int32(clamping: max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+                Int32(
+                    clamping: max(
+                        1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+                )
             }
         }
     }

@@ -75,8 +75,10 @@ public final class DesktopNotifier: Sendable {
         self.shared = shared
         self.callTimeout = timeout
         do throws(NotificationError) {
-            let information = try bus.callAndWait(Self.call("GetServerInformation"), method: "GetServerInformation", timeout: timeout)
-            let capabilities = try bus.callAndWait(Self.call("GetCapabilities"), method: "GetCapabilities", timeout: timeout)
+            let information = try bus.callAndWait(
+                Self.call("GetServerInformation"), method: "GetServerInformation", timeout: timeout)
+            let capabilities = try bus.callAndWait(
+                Self.call("GetCapabilities"), method: "GetCapabilities", timeout: timeout)
             let names = information.arguments().compactMap(\.string)
             guard names.count == 4, case .array(let list)? = capabilities.arguments().first else {
                 throw NotificationError.noServer(reason: "the server's answer is not what the specification describes")
@@ -85,7 +87,8 @@ public final class DesktopNotifier: Sendable {
                 name: names[0], vendor: names[1], version: names[2], specificationVersion: names[3],
                 capabilities: Set(list.compactMap(\.string)))
             let owner = Self.busCall("GetNameOwner", [.string(Self.service)])
-            let ownerName = try bus.callAndWait(owner, method: "GetNameOwner", timeout: timeout).arguments().first?.string
+            let ownerName = try bus.callAndWait(owner, method: "GetNameOwner", timeout: timeout).arguments().first?
+                .string
             shared.owner.withLock { $0 = ownerName }
         } catch {
             bus.close()
@@ -149,7 +152,8 @@ public final class DesktopNotifier: Sendable {
     /// Closes a notification (`CloseNotification`); one that is already gone is not an error.
     public func close(_ id: UInt32) throws(NotificationError) {
         do {
-            _ = try bus.callAndWait(Self.call("CloseNotification", [.uint32(id)]), method: "CloseNotification", timeout: callTimeout)
+            _ = try bus.callAndWait(
+                Self.call("CloseNotification", [.uint32(id)]), method: "CloseNotification", timeout: callTimeout)
         } catch {
             guard case .callFailed = error else { throw error }
         }
@@ -192,7 +196,13 @@ public final class DesktopNotifier: Sendable {
             onClose: { reason in finish(reason == .expired ? .expired : .closed) })
         let id = try post(shown, watcher: watcher)
         cancellation?.onCancel { finish(.cancelled) }
-        if done.wait(timeout: .now() + .nanoseconds(Int(clamping: timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000))) == .timedOut {
+        if done.wait(
+            timeout: .now()
+                + .nanoseconds(
+                    Int(
+                        clamping: timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds
+                            / 1_000_000_000))) == .timedOut
+        {
             finish(.expired)
         }
         let result = answer.withLock { $0! }
@@ -209,12 +219,15 @@ public final class DesktopNotifier: Sendable {
     ) async throws(NotificationError) -> NotificationAnswer {
         let cancellation = NotificationCancellation()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<NotificationAnswer, NotificationError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<NotificationAnswer, NotificationError>, Never>) in
                 let thread = Thread {
                     do {
                         continuation.resume(
                             returning: .success(
-                                try self.ask(notification, accept: accept, decline: decline, timeout: timeout, cancellation: cancellation)))
+                                try self.ask(
+                                    notification, accept: accept, decline: decline, timeout: timeout,
+                                    cancellation: cancellation)))
                     } catch let error as NotificationError {
                         continuation.resume(returning: .failure(error))
                     } catch {
@@ -295,7 +308,8 @@ public final class DesktopNotifier: Sendable {
 
     private static func busCall(_ method: String, _ arguments: [BusMessage.Argument]) -> BusMessage {
         let message = BusMessage.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: method)
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            method: method)
         message.append(arguments)
         return message
     }

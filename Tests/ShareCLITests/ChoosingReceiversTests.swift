@@ -115,7 +115,11 @@ struct ChoosingReceiversTests {
 
         // The dialog as installed, with zenity replaced by a script that answers as a user would.
         let installed = try InstallTests.make(
-            "install-files", ["DESTDIR": dir.at("root"), "PREFIX": "/usr", "BUILD": (ShareBinary.path as NSString).deletingLastPathComponent])
+            "install-files",
+            [
+                "DESTDIR": dir.at("root"), "PREFIX": "/usr",
+                "BUILD": (ShareBinary.path as NSString).deletingLastPathComponent,
+            ])
         #expect(installed.status == 0, "\(installed.output)")
         let zenity = dir.at("zenity")
         FileTree.writeText(
@@ -136,13 +140,15 @@ struct ChoosingReceiversTests {
         func dialog(choosing choice: String) async throws -> Int32? {
             FileTree.writeText(dir.at("choice"), choice + "\n")
             let process = try lan.run(
-                on: "b", dir.at("root/usr/libexec/share/share-send-dialog"), [dir.at("Report.pdf")], environment: environment,
+                on: "b", dir.at("root/usr/libexec/share/share-send-dialog"), [dir.at("Report.pdf")],
+                environment: environment,
                 label: "dialog on b")
             return await process.exitStatus(within: .seconds(60))
         }
 
         #expect(try await dialog(choosing: "desk") == 0, "\(FileTree.readText(dir.at("zenity.log")))")
-        #expect(FileTree.readText(dir.at("listed")) == "FALSE\nattic\nFALSE\ndesk\n", "the receivers nearby, none ticked")
+        #expect(
+            FileTree.readText(dir.at("listed")) == "FALSE\nattic\nFALSE\ndesk\n", "the receivers nearby, none ticked")
         #expect(FileTree.readText(alice.home + "/Downloads/Report.pdf") == "%PDF-1.7")
         #expect(await waitUntil { desktop.displayed() == 1 })
         desktop.dismiss()
@@ -158,7 +164,9 @@ struct ChoosingReceiversTests {
         desktop.dismiss()
         let failed = try #require(desktop.history().first)
         #expect(failed.summary == "Sending to \"attic\" failed")
-        #expect(failed.body.hasPrefix("the receiver declined the offer: the receiver accepts only from peers it has verified"))
+        #expect(
+            failed.body.hasPrefix(
+                "the receiver declined the offer: the receiver accepts only from peers it has verified"))
         #expect(failed.urgency == "CRITICAL")
         #expect(!FileManager.default.fileExists(atPath: carol.home + "/Downloads/Report.pdf"))
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShareCLI
 import ShareTestSupport
 import Testing
+
+@testable import ShareCLI
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,8 @@ import Glibc
             // `share` as the completion scripts call it: only `peers --names` matters.
             FileTree.writeText(
                 dir.at("bin/share"),
-                "#!/bin/sh\n[ \"$1 $2\" = \"peers --names\" ] || exit 64\nsleep \(delay)\nprintf '\(peers.replacingOccurrences(of: "\n", with: "\\n"))'\n")
+                "#!/bin/sh\n[ \"$1 $2\" = \"peers --names\" ] || exit 64\nsleep \(delay)\nprintf '\(peers.replacingOccurrences(of: "\n", with: "\\n"))'\n"
+            )
             chmod(dir.at("bin/share"), 0o755)
         }
 
@@ -79,11 +81,15 @@ import Glibc
                 source \(CompletionScript.fishQuote(dir.at("share.fish")))
                 complete -C \(CompletionScript.fishQuote(line))
                 """
-            return try run("fish", ["--no-config", "-c", script]).split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+            return try run("fish", ["--no-config", "-c", script]).split(separator: "\n").map {
+                String($0.split(separator: "\t").first ?? "")
+            }
         }
     }
 
-    static let commands = ["receive", "peers", "send", "history", "trust", "types", "inbox", "identity", "config", "completion"]
+    static let commands = [
+        "receive", "peers", "send", "history", "trust", "types", "inbox", "identity", "config", "completion",
+    ]
 
     @Test func bashCompletesCommandsOptionsFilesKeysAndPeers() throws {
         let bench = Bench()
@@ -92,12 +98,18 @@ import Glibc
         #expect(try bench.bash(["share", "trust", "ca", ""]) == ["add", "list", "remove"])
         #expect(try bench.bash(["share", "send", "--"]) == ["--to", "--name", "--json", "--help"])
         #expect(try bench.bash(["share", "send", ""]) == ["Photos", "report.pdf"])
-        #expect(try bench.bash(["share", "send", "report.pdf", "--to", ""]) == ["desk", "living\\ room"], "a name with a space is quoted")
+        #expect(
+            try bench.bash(["share", "send", "report.pdf", "--to", ""]) == ["desk", "living\\ room"],
+            "a name with a space is quoted")
         #expect(try bench.bash(["share", "send", "--to", "li"]) == ["living\\ room"])
-        #expect(try bench.bash(["share", "send", "--to", "desk", "rep"]) == ["report.pdf"], "the value of --to is skipped")
+        #expect(
+            try bench.bash(["share", "send", "--to", "desk", "rep"]) == ["report.pdf"], "the value of --to is skipped")
         #expect(try bench.bash(["share", "receive", "--dir", ""]) == ["Photos"])
         #expect(try bench.bash(["share", "receive", "--accept", ""]) == ["ask", "trusted", "everyone"])
-        #expect(try bench.bash(["share", "config", "set", ""]) == ["name", "dir", "port", "accept", "everyone-for", "execute-bit", "compression", "rate-limit"])
+        #expect(
+            try bench.bash(["share", "config", "set", ""]) == [
+                "name", "dir", "port", "accept", "everyone-for", "execute-bit", "compression", "rate-limit",
+            ])
         #expect(try bench.bash(["share", "config", "set", "compression", ""]) == ["on", "off"])
         #expect(try bench.bash(["share", "completion", ""]) == ["bash", "zsh", "fish"])
         #expect(try bench.bash(["share", "send", "send"]).isEmpty, "a file may be called like a command")

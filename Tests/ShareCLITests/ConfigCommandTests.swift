@@ -15,7 +15,9 @@ import Testing
         #expect(set.stdout == "dir = \(bob.home)/Inbox\n", "~ is the user's home")
         #expect(bob.run(["config", "set", "accept", "all"]).stdout == "accept = everyone\n")
         #expect(bob.run(["config", "set", "everyone-for", "1h30m"]).stdout == "everyone-for = 1h30m\n")
-        #expect(bob.run(["config", "set", "compression", "yes"]).stdout == "compression = on (stored; this version does not apply it yet)\n")
+        #expect(
+            bob.run(["config", "set", "compression", "yes"]).stdout
+                == "compression = on (stored; this version does not apply it yet)\n")
         #expect(bob.run(["config", "set", "rate-limit", "1.5 MB/s"]).stdout.hasPrefix("rate-limit = 1.5 MB/s"))
         #expect(bob.run(["config", "set", "execute-bit", "keep-in-bundles"]).status == 0)
 
@@ -33,14 +35,16 @@ import Testing
                 rate-limit    1.5 MB/s (stored, not applied yet)
 
                 """)
-        let json = try #require(jsonObject(bob.run(["config", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
+        let json = try #require(
+            jsonObject(bob.run(["config", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
         let port = try #require(json["port"] as? [String: Any])
         #expect(port["value"] as? String == "47321")
         #expect(port["set"] as? Bool == false)
         #expect((json["rate-limit"] as? [String: Any])?["applied"] as? Bool == false)
 
         // The file holds typed JSON values under the same keys.
-        let file = try #require(jsonObject(FileTree.readText(bob.config + "/settings.json").replacingOccurrences(of: "\n", with: "")))
+        let file = try #require(
+            jsonObject(FileTree.readText(bob.config + "/settings.json").replacingOccurrences(of: "\n", with: "")))
         #expect(file["everyone-for"] as? Int == 5400)
         #expect(file["rate-limit"] as? Int == 1_500_000)
         #expect(file["dir"] as? String == bob.home + "/Inbox")
@@ -55,8 +59,14 @@ import Testing
     @Test(arguments: [
         ("port", "70000", "'70000' is not a valid value for 'port'; expected a number from 0 to 65535"),
         ("accept", "maybe", "'maybe' is not a valid value for 'accept'; expected ask, trusted or everyone"),
-        ("everyone-for", "2w", "'2w' is not a valid value for 'everyone-for'; expected a duration such as 90s, 10m or 2h (at most a week), or none"),
-        ("rate-limit", "5k", "'5k' is not a valid value for 'rate-limit'; expected a rate of at least 10 kB/s such as 500k, 10M or 1.5 MB/s, or none"),
+        (
+            "everyone-for", "2w",
+            "'2w' is not a valid value for 'everyone-for'; expected a duration such as 90s, 10m or 2h (at most a week), or none"
+        ),
+        (
+            "rate-limit", "5k",
+            "'5k' is not a valid value for 'rate-limit'; expected a rate of at least 10 kB/s such as 500k, 10M or 1.5 MB/s, or none"
+        ),
         ("compression", "fast", "'fast' is not a valid value for 'compression'; expected on or off"),
         ("execute-bit", "x", "'x' is not a valid value for 'execute-bit'; expected strip or keep-in-bundles"),
         ("name", "", "'' is not a valid value for 'name' (the name is empty); expected a name of at most 63 bytes"),
@@ -93,7 +103,8 @@ import Testing
         #expect(list.status == 0)
         #expect(list.stderr.contains("has keys this version does not know (kept, ignored): future"))
         #expect(bob.run(["config", "set", "port", "4000"]).status == 0)
-        let file = try #require(jsonObject(FileTree.readText(bob.config + "/settings.json").replacingOccurrences(of: "\n", with: "")))
+        let file = try #require(
+            jsonObject(FileTree.readText(bob.config + "/settings.json").replacingOccurrences(of: "\n", with: "")))
         #expect((file["future"] as? [String: Any])?["a"] as? [Int] == [1, 2])
         #expect(file["port"] as? Int == 4000)
     }
@@ -115,7 +126,9 @@ import Testing
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
         FileTree.writeText(dir.at("a.txt"), "hello\n")
-        for (key, value) in [("dir", dir.at("from-settings")), ("accept", "everyone"), ("name", "bob-desk"), ("port", "0")] {
+        for (key, value) in [
+            ("dir", dir.at("from-settings")), ("accept", "everyone"), ("name", "bob-desk"), ("port", "0"),
+        ] {
             #expect(bob.run(["config", "set", key, value]).status == 0)
         }
 
@@ -132,7 +145,9 @@ import Testing
         #expect(FileTree.readText(dir.at("from-settings/a.txt")) == "hello\n")
 
         // Options override each setting.
-        let overridden = bob.start(["receive", "--once", "--json", "--dir", dir.at("opt"), "--name", "other", "--accept", "trusted"])
+        let overridden = bob.start([
+            "receive", "--once", "--json", "--dir", dir.at("opt"), "--name", "other", "--accept", "trusted",
+        ])
         _ = try #require(overridden.listeningPort())
         let event = try #require(jsonLines(overridden.stdout).first)
         #expect(event["name"] as? String == "other")
@@ -147,7 +162,9 @@ import Testing
         let bob = TestMachine("bob", in: dir)
         let refused = bob.run(["receive", "--port", "0", "--everyone-for", "10m"], timeout: .seconds(20))
         #expect(refused.status == 64)
-        #expect(refused.stderr.hasPrefix("Error: --everyone-for needs --accept everyone (the setting 'accept' is ask)\nUsage: share receive "))
+        #expect(
+            refused.stderr.hasPrefix(
+                "Error: --everyone-for needs --accept everyone (the setting 'accept' is ask)\nUsage: share receive "))
 
         #expect(bob.run(["config", "set", "accept", "everyone"]).status == 0)
         #expect(bob.run(["config", "set", "everyone-for", "10m"]).status == 0)

@@ -23,7 +23,9 @@ import Glibc
         FileTree.writeText(dir.at("Notes.bundle/page.txt"), "page\n")
         #expect(alice.run(["history"]).stdout == "No transfers yet.\n")
 
-        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "all", "--once", "--json"])
+        let receiver = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("in"), "--accept", "all", "--once", "--json",
+        ])
         let port = try #require(receiver.listeningPort())
         #expect(alice.run(["send", dir.at("a.txt"), dir.at("Notes.bundle"), "--to", "127.0.0.1:\(port)"]).status == 0)
         #expect(receiver.wait(timeout: .seconds(30)).status == 0)
@@ -32,7 +34,8 @@ import Glibc
         let askPort = try #require(asking.listeningPort())
         #expect(alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(askPort)"]).status == 1)
         _ = asking.wait(timeout: .seconds(30))
-        #expect(alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(askPort)"]).status == 1, "nobody listens any more")
+        #expect(
+            alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(askPort)"]).status == 1, "nobody listens any more")
 
         let sent = try history(alice)
         #expect(sent.map { $0["direction"] as? String } == ["sent", "sent", "sent"])
@@ -46,9 +49,12 @@ import Glibc
         #expect(items.map { $0["location"] as? String } == [dir.at("in/a.txt"), dir.at("in/Notes.bundle")])
         #expect(first["bytes"] as? Int == 11)
         #expect(first["files"] as? Int == 2)
-        #expect((sent[1]["reason"] as? String)?.hasPrefix("the receiver declined the offer: it has no terminal") == true)
+        #expect(
+            (sent[1]["reason"] as? String)?.hasPrefix("the receiver declined the offer: it has no terminal") == true)
         #expect((sent[2]["reason"] as? String)?.contains("connection refused") == true)
-        #expect((sent[2]["peer"] as? [String: Any])?["name"] as? String == "127.0.0.1:\(askPort)", "the peer as the user named it")
+        #expect(
+            (sent[2]["peer"] as? [String: Any])?["name"] as? String == "127.0.0.1:\(askPort)",
+            "the peer as the user named it")
 
         let received = try history(bob)
         #expect(received.map { $0["direction"] as? String } == ["received", "received"])
@@ -67,7 +73,10 @@ import Glibc
         #expect(text.count == 4)
         // A send that did not complete names the peer as the user did (SendError does not carry its key).
         #expect(text[0].contains("  sent to \"127.0.0.1:\(askPort)\"  "))
-        #expect(text[0].hasSuffix("1 item, 6 bytes  declined: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted"))
+        #expect(
+            text[0].hasSuffix(
+                "1 item, 6 bytes  declined: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted"
+            ))
         #expect(text[1] == "    a.txt: not delivered")
         #expect(text[2].contains("  sent to \"127.0.0.1:\(askPort)\"  1 item, 6 bytes  failed: "))
     }
@@ -77,13 +86,17 @@ import Glibc
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
         FileTree.writeText(dir.at("a.txt"), "hello\n")
-        let identity = try #require(jsonObject(alice.run(["identity", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
+        let identity = try #require(
+            jsonObject(alice.run(["identity", "--json"]).stdout.replacingOccurrences(of: "\n", with: "")))
         let fingerprint = try #require(identity["fingerprint"] as? String)
         FileTree.writeText(
             bob.config + "/trust.json",
-            #"{"blocked":[],"peers":[{"fingerprint":"\#(fingerprint)","name":"Alice's laptop","firstSeen":"2026-01-01T00:00:00Z","verification":"code"}]}"#)
+            #"{"blocked":[],"peers":[{"fingerprint":"\#(fingerprint)","name":"Alice's laptop","firstSeen":"2026-01-01T00:00:00Z","verification":"code"}]}"#
+        )
 
-        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "trusted", "--once", "--json"])
+        let receiver = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("in"), "--accept", "trusted", "--once", "--json",
+        ])
         let port = try #require(receiver.listeningPort())
         #expect(alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"]).status == 0)
         #expect(receiver.wait(timeout: .seconds(30)).status == 0)

@@ -1,16 +1,21 @@
-@testable import ShareCLI
 import ShareDiscovery
 import ShareKit
 import Testing
 
+@testable import ShareCLI
+
 /// The peer picker's rules, without a terminal: keys, filtering, choosing, what is drawn.
 @Suite struct PeerPickerStateTests {
-    static func peer(_ name: String, fingerprint: String? = String(repeating: "ab", count: 16), own: Bool = false) -> NearbyPeer {
+    static func peer(
+        _ name: String, fingerprint: String? = String(repeating: "ab", count: 16), own: Bool = false
+    ) -> NearbyPeer {
         var txt = ["v": "1"]
         if let fingerprint { txt["fp"] = fingerprint }
         let service = DiscoveredService(
             name: name, type: "_share._tcp", domain: "local", host: name + ".local", port: 47321,
-            addresses: [ServiceAddress(ip: "10.0.0.\(name.count)", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2)],
+            addresses: [
+                ServiceAddress(ip: "10.0.0.\(name.count)", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2)
+            ],
             txt: txt, isLocal: own)
         return NearbyPeer(service: service, trust: TrustStore(), ownFingerprintPrefix: own ? fingerprint : nil)
     }
@@ -18,7 +23,8 @@ import Testing
     @Test func keysAreDecodedFromWhatTheTerminalSends() {
         #expect(TerminalKey.decode(Array("\u{1B}[A\u{1B}[B\u{1B}OA".utf8)) == [.up, .down, .up])
         #expect(TerminalKey.decode([0x1B]) == [.escape])
-        #expect(TerminalKey.decode([0x03, 0x0D, 0x7F, 0x20, 0x15]) == [.interrupt, .enter, .backspace, .space, .clearLine])
+        #expect(
+            TerminalKey.decode([0x03, 0x0D, 0x7F, 0x20, 0x15]) == [.interrupt, .enter, .backspace, .space, .clearLine])
         #expect(TerminalKey.decode(Array("dé".utf8)) == [.character("d"), .character("é")])
         #expect(TerminalKey.decode(Array("\u{1B}[5~x".utf8)) == [.other, .character("x")], "page up is ignored")
     }
@@ -26,7 +32,8 @@ import Testing
     @Test func enterSendsToTheRowUnderTheCursorOrToTheChosenOnes() {
         var state = PeerPickerState()
         state.update([Self.peer("laptop"), Self.peer("Desk"), Self.peer("mine", own: true)])
-        #expect(state.visible.map(\.name) == ["Desk", "laptop"], "sorted in any case; this machine's own receiver left out")
+        #expect(
+            state.visible.map(\.name) == ["Desk", "laptop"], "sorted in any case; this machine's own receiver left out")
         #expect(state.handle(.down) == .picking)
         #expect(state.handle(.down) == .picking, "the cursor stops at the last row")
         #expect(state.handle(.enter) == .chosen([Self.peer("laptop")]))

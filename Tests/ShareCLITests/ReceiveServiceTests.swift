@@ -60,7 +60,9 @@ import Glibc
         let port = try #require(Self.port(in: String(status)))
 
         #expect(await alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"]).status == 0)
-        let counted = try #require(notify.messages(until: "STATUS=Receiving as \"bob\" on port \(port) (everyone); 1 received, 0 declined, 0 failed"))
+        let counted = try #require(
+            notify.messages(
+                until: "STATUS=Receiving as \"bob\" on port \(port) (everyone); 1 received, 0 declined, 0 failed"))
         #expect(!counted.isEmpty)
         #expect(FileTree.readText(bob.home + "/Downloads/a.txt") == "hello\n")
 
@@ -86,12 +88,18 @@ import Glibc
         #expect(lines.allSatisfy { $0.hasPrefix("<") && !$0.contains("\u{1B}") && !$0.contains("\r") }, "\(lines)")
         #expect(lines.first?.hasPrefix("<6>No desktop notifications for now: ") == true, "there is no session bus here")
         #expect(lines.contains { $0.hasPrefix("<6>Receiving as \"bob\" on port \(port) (fingerprint ") })
-        #expect(lines.contains { $0.hasPrefix("<4>Warning: not discoverable") } || lines.contains { $0.hasPrefix("<6>Visible nearby") })
+        #expect(
+            lines.contains { $0.hasPrefix("<4>Warning: not discoverable") }
+                || lines.contains { $0.hasPrefix("<6>Visible nearby") })
         let received = lines.filter { $0.hasPrefix("<6>Received 1 item from \"alice\" (") }
         #expect(received.count == 2)
         #expect(received.first?.hasSuffix(" SHA-256 verified. ~/Downloads/a.txt") == true)
         #expect(lines.contains("<6>Reloading the settings: waiting for transfers in progress, then listening anew."))
-        #expect(lines.contains { $0.hasPrefix("<6>Receiving as \"bob-desk\" on port \(newPort) ") && $0.contains("saving to \(dir.at("new-folder"))") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("<6>Receiving as \"bob-desk\" on port \(newPort) ")
+                    && $0.contains("saving to \(dir.at("new-folder"))")
+            })
     }
 
     @Test func aSettingsFileThatCannotBeReadKeepsTheSettingsInUse() async throws {
@@ -112,7 +120,9 @@ import Glibc
         #expect(await waitUntil { service.reap(block: false) != nil })
         #expect(service.reap(block: false) == 0)
         let output = String(decoding: service.readToEnd(), as: UTF8.self)
-        #expect(output.contains("Error: cannot read '\(bob.config)/settings.json': 'port': expected a number, found \"many\""))
+        #expect(
+            output.contains(
+                "Error: cannot read '\(bob.config)/settings.json': 'port': expected a number, found \"many\""))
         #expect(output.contains("; keeping the settings in use"))
         #expect(!output.contains("<3>"), "no priorities without the journal")
     }
@@ -138,7 +148,8 @@ import Glibc
         let notify = try NotifySocket(path: dir.at("notify.sock"))
         environment["NOTIFY_SOCKET"] = notify.path
         let service = try Subprocess(
-            executable: ShareBinary.path, arguments: ["receive", "--service"], environment: environment, stdinPipe: false)
+            executable: ShareBinary.path, arguments: ["receive", "--service"], environment: environment,
+            stdinPipe: false)
         let status = try #require(notify.messages(until: "READY=1")?.last)
         let port = try #require(Self.port(in: status))
 
@@ -197,12 +208,17 @@ import Glibc
         #expect(status.hasPrefix("Receiving as \"bob\" on port "))
         let port = try #require(Self.port(in: status))
         #expect(await alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"]).status == 0)
-        #expect(FileTree.readText(systemd.home + "/Downloads/a.txt") == "hello\n", "the unit runs with the user's settings and folders")
+        #expect(
+            FileTree.readText(systemd.home + "/Downloads/a.txt") == "hello\n",
+            "the unit runs with the user's settings and folders")
 
         // systemctl --user reload: SIGHUP, the new settings.
         #expect(await ShareBinary.run(["config", "set", "name", "bob-desk"], environment: bob).status == 0)
         #expect(try systemd.systemctl(["reload", "share-receive"]).status == 0)
-        #expect(await waitUntil { (try? systemd.property("share-receive", "StatusText"))?.hasPrefix("Receiving as \"bob-desk\"") == true })
+        #expect(
+            await waitUntil {
+                (try? systemd.property("share-receive", "StatusText"))?.hasPrefix("Receiving as \"bob-desk\"") == true
+            })
 
         // Restart on failure.
         let pid = try #require(Int32(try systemd.property("share-receive", "MainPID")))

@@ -14,7 +14,9 @@ import Glibc
         let bob = TestMachine("bob", in: dir)
         FileTree.makeFolder(dir.at("tmp"))
         FileTree.writeText(dir.at("also.txt"), "beside\n")
-        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "all", "--once", "--json"])
+        let receiver = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("in"), "--accept", "all", "--once", "--json",
+        ])
         let port = try #require(receiver.listeningPort())
         // Less than a pipe holds: the test writes it all before the sender starts reading.
         let text = String(repeating: "a line of standard input\n", count: 2_000)
@@ -47,11 +49,17 @@ import Glibc
     }
 
     @Test(arguments: [
-        (["send", "-", "--to", "h:1"], "Sending standard input ('-') needs --name <name>: the name it gets on the receiver"),
+        (
+            ["send", "-", "--to", "h:1"],
+            "Sending standard input ('-') needs --name <name>: the name it gets on the receiver"
+        ),
         (["send", "a.txt", "--name", "x", "--to", "h:1"], "--name names standard input; give '-' among the paths"),
         (["send", "-", "-", "--name", "x", "--to", "h:1"], "Standard input ('-') can be sent only once"),
         (["send", "-", "--name", "a/b", "--to", "h:1"], "The name 'a/b' is not a file name (no '/', not '.' or '..')"),
-        (["send", "-", "--name", "x"], "Missing expected option '--to <peer>' (standard input is what is sent, so receivers cannot be chosen on the terminal)"),
+        (
+            ["send", "-", "--name", "x"],
+            "Missing expected option '--to <peer>' (standard input is what is sent, so receivers cannot be chosen on the terminal)"
+        ),
         (["send", "a.txt"], "Missing expected option '--to <peer>' (there is no terminal to choose receivers on)"),
     ])
     func misusesAreUsageErrors(_ arguments: [String], _ message: String) {
@@ -59,7 +67,9 @@ import Glibc
         let alice = TestMachine("alice", in: dir)
         let result = alice.run(arguments, stdin: "x")
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: \(message)\nUsage: share send <path> ... [--to <peer> ...] [--name <name>] [--json]\n"))
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: \(message)\nUsage: share send <path> ... [--to <peer> ...] [--name <name>] [--json]\n"))
     }
 
     @Test(.enabled(if: SimulatedLAN.isRequired || getuid() == 0))
@@ -76,11 +86,17 @@ import Glibc
             exit $status
             """
         let child = try Subprocess(
-            executable: "/usr/bin/unshare", arguments: ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", dir.at("small"), ShareBinary.path],
+            executable: "/usr/bin/unshare",
+            arguments: [
+                "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", dir.at("small"), ShareBinary.path,
+            ],
             environment: alice.environment, stdinPipe: false)
         let output = String(decoding: child.readToEnd(), as: UTF8.self)
         #expect(child.reap(block: true) == 1, "\(output)")
-        #expect(output.contains("Error: cannot read '-': standard input is larger than the free space in \(dir.at("small")) allows ("), "\(output)")
+        #expect(
+            output.contains(
+                "Error: cannot read '-': standard input is larger than the free space in \(dir.at("small")) allows ("),
+            "\(output)")
         #expect(output.hasSuffix("left); set TMPDIR to a larger disk\n"), "nothing is left behind: \(output)")
     }
 

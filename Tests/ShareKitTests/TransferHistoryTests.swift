@@ -12,10 +12,13 @@ import Glibc
     static func record(_ name: String, items: Int = 1, reason: String? = nil) -> TransferRecord {
         TransferRecord(
             direction: .received,
-            peer: TransferRecord.Peer(name: name, pinnedName: nil, fingerprint: String(repeating: "ab", count: 32), address: "10.0.0.1:47321"),
+            peer: TransferRecord.Peer(
+                name: name, pinnedName: nil, fingerprint: String(repeating: "ab", count: 32), address: "10.0.0.1:47321"),
             outcome: reason == nil ? .completed : .failed, reason: reason,
             items: (0..<items).map {
-                TransferRecord.Item(name: "f\($0).txt", bundle: false, bytes: 10, outcome: "receiveFolder", location: "/x/f\($0).txt", reason: nil)
+                TransferRecord.Item(
+                    name: "f\($0).txt", bundle: false, bytes: 10, outcome: "receiveFolder", location: "/x/f\($0).txt",
+                    reason: nil)
             },
             files: items, bytes: UInt64(items * 10))
     }
@@ -74,9 +77,14 @@ import Glibc
 
     @Test func aRecordListsAtMostItsItemLimitAndBoundsItsTexts() {
         let record = TransferRecord(
-            direction: .sent, peer: TransferRecord.Peer(name: String(repeating: "n", count: 5000), pinnedName: nil, fingerprint: nil, address: nil),
+            direction: .sent,
+            peer: TransferRecord.Peer(
+                name: String(repeating: "n", count: 5000), pinnedName: nil, fingerprint: nil, address: nil),
             outcome: .failed, reason: String(repeating: "r", count: 5000),
-            items: (0..<250).map { TransferRecord.Item(name: "\($0)", bundle: false, bytes: 1, outcome: "notDelivered", location: nil, reason: nil) },
+            items: (0..<250).map {
+                TransferRecord.Item(
+                    name: "\($0)", bundle: false, bytes: 1, outcome: "notDelivered", location: nil, reason: nil)
+            },
             files: 250, bytes: 250)
         #expect(record.items.count == TransferRecord.itemLimit)
         #expect(record.moreItems == 150)

@@ -20,11 +20,15 @@ struct DesktopNotifierTests {
     final class Asking: Sendable {
         let answer = Mutex<Result<NotificationAnswer, NotificationError>?>(nil)
 
-        init(_ notifier: DesktopNotifier, timeout: Duration = .seconds(20), notification: DesktopNotification = question,
-             cancellation: NotificationCancellation? = nil) {
+        init(
+            _ notifier: DesktopNotifier, timeout: Duration = .seconds(20), notification: DesktopNotification = question,
+            cancellation: NotificationCancellation? = nil
+        ) {
             let thread = Thread { [self] in
                 let result = Result { () throws(NotificationError) in
-                    try notifier.ask(notification, accept: "accept", decline: "decline", timeout: timeout, cancellation: cancellation)
+                    try notifier.ask(
+                        notification, accept: "accept", decline: "decline", timeout: timeout, cancellation: cancellation
+                    )
                 }
                 answer.withLock { $0 = result }
             }
@@ -38,9 +42,13 @@ struct DesktopNotifierTests {
     }
 
     @Test func availabilityTellsWhetherThereIsABusAndAServer() throws {
-        #expect(DesktopNotifier.availability(environment: [:]) == .noSessionBus(NotificationError.noSessionBus.description))
+        #expect(
+            DesktopNotifier.availability(environment: [:]) == .noSessionBus(NotificationError.noSessionBus.description))
         let dead = DesktopNotifier.availability(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
-        guard case .noSessionBus(let reason) = dead else { Issue.record("\(dead)"); return }
+        guard case .noSessionBus(let reason) = dead else {
+            Issue.record("\(dead)")
+            return
+        }
         #expect(reason.hasPrefix("cannot connect to the D-Bus session bus at unix:path=/nonexistent/bus"))
 
         let bare = try DesktopSession(notificationServer: false)
@@ -48,7 +56,10 @@ struct DesktopNotifierTests {
         let started = ContinuousClock.now
         let none = DesktopNotifier.availability(environment: bare.environment)
         #expect(ContinuousClock.now - started < .seconds(2), "quick enough to decide before a prompt")
-        guard case .noServer(let why) = none else { Issue.record("\(none)"); return }
+        guard case .noServer(let why) = none else {
+            Issue.record("\(none)")
+            return
+        }
         #expect(why.contains("org.freedesktop.Notifications"))
 
         let desktop = try DesktopSession(notificationServer: true)
@@ -79,7 +90,9 @@ struct DesktopNotifierTests {
         let shown = try #require(desktop.history().first)
         #expect(shown.id == Int(id))
         #expect(shown.summary == "Received 1 item from \"bob\"")
-        #expect(shown.body == "&lt;b&gt;not bold&lt;/b&gt; &amp; &lt;img src=\"http://example.invalid/x\"&gt;", "a peer's text is never markup")
+        #expect(
+            shown.body == "&lt;b&gt;not bold&lt;/b&gt; &amp; &lt;img src=\"http://example.invalid/x\"&gt;",
+            "a peer's text is never markup")
         #expect(shown.urgency == "LOW")
         #expect(shown.category == "transfer.complete")
         #expect(shown.application == "share")
@@ -135,7 +148,9 @@ struct DesktopNotifierTests {
         #expect(asking.wait() == .cancelled)
         #expect(DesktopSession.waitFor { desktop.displayed() == 0 })
 
-        let task = Task { try await notifier.ask(Self.question, accept: "accept", decline: "decline", timeout: .seconds(20)) }
+        let task = Task {
+            try await notifier.ask(Self.question, accept: "accept", decline: "decline", timeout: .seconds(20))
+        }
         #expect(DesktopSession.waitFor { desktop.displayed() == 1 })
         task.cancel()
         #expect(try await task.value == .cancelled)
@@ -157,16 +172,20 @@ struct DesktopNotifierTests {
                 "org.freedesktop.DBus.ListNames",
             ],
             environment: desktop.environment, stdinPipe: false)
-        let unique = String(decoding: names.readToEnd(), as: UTF8.self).split(separator: "\"").filter { $0.hasPrefix(":") }
+        let unique = String(decoding: names.readToEnd(), as: UTF8.self).split(separator: "\"").filter {
+            $0.hasPrefix(":")
+        }
         #expect(unique.count >= 2)
         for destination in [nil] + unique.map(String.init) {
             for id in 1...10 {
                 let forged = try Subprocess(
                     executable: "/usr/bin/dbus-send",
-                    arguments: ["--bus=\(desktop.busAddress)", "--type=signal"] + (destination.map { ["--dest=\($0)"] } ?? []) + [
-                        "/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked", "uint32:\(id)",
-                        "string:accept",
-                    ],
+                    arguments: ["--bus=\(desktop.busAddress)", "--type=signal"]
+                        + (destination.map { ["--dest=\($0)"] } ?? []) + [
+                            "/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked",
+                            "uint32:\(id)",
+                            "string:accept",
+                        ],
                     environment: desktop.environment, stdinPipe: false)
                 #expect(forged.reap(block: true) == 0)
             }
@@ -183,7 +202,8 @@ struct DesktopNotifierTests {
         let notifier = try DesktopNotifier(environment: desktop.environment)
         let clicked = Mutex<[String]>([])
         let id = try notifier.notify(
-            DesktopNotification(summary: "Received Report.pdf", actions: [.init(key: "open", label: "Open")], expiry: .never),
+            DesktopNotification(
+                summary: "Received Report.pdf", actions: [.init(key: "open", label: "Open")], expiry: .never),
             onAction: { key in clicked.withLock { $0.append(key) } })
         #expect(DesktopSession.waitFor { desktop.displayed() == 1 })
         desktop.invoke("open", of: id)

@@ -22,8 +22,10 @@ public final class DesktopSession: @unchecked Sendable {
     private var processes: [Subprocess] = []
 
     /// What is missing for a session with a notification server.
-    public static let missingForServer: [String] = ["/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/dunst", "/usr/bin/dunstctl"]
-        .filter { !FileManager.default.isExecutableFile(atPath: $0) }.map { "no \($0)" }
+    public static let missingForServer: [String] = [
+        "/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/dunst", "/usr/bin/dunstctl",
+    ]
+    .filter { !FileManager.default.isExecutableFile(atPath: $0) }.map { "no \($0)" }
 
     /// Starts a session bus, and dunst on Xvfb when `notificationServer`.
     public init(notificationServer: Bool) throws {
@@ -53,7 +55,9 @@ public final class DesktopSession: @unchecked Sendable {
             return HarnessError(description: what)
         }
         processes.append(try Self.daemon("exec dbus-daemon --nofork --config-file=\"$1\"", [config]))
-        guard Self.waitFor({ FileManager.default.fileExists(atPath: folder.at("bus")) }) else { throw fail("dbus-daemon did not start") }
+        guard Self.waitFor({ FileManager.default.fileExists(atPath: folder.at("bus")) }) else {
+            throw fail("dbus-daemon did not start")
+        }
         if notificationServer {
             let xvfb = try Subprocess(
                 executable: "/bin/sh", arguments: ["-c", "exec Xvfb -displayfd 3 -nolisten tcp 3>&1 >/dev/null 2>&1"],
@@ -62,14 +66,19 @@ public final class DesktopSession: @unchecked Sendable {
             guard let display = Self.readLine(xvfb.output) else { throw fail("Xvfb did not start") }
             environment["DISPLAY"] = ":" + display
             let pick = folder.at("pick.sh")
-            FileTree.writeText(pick, "#!/bin/sh\n# dunst's menu: the line the test chose.\ngrep -m1 -F -- \"$(cat '\(folder.at("choice"))')\"\n")
+            FileTree.writeText(
+                pick,
+                "#!/bin/sh\n# dunst's menu: the line the test chose.\ngrep -m1 -F -- \"$(cat '\(folder.at("choice"))')\"\n"
+            )
             chmod(pick, 0o755)
             // Each urgency formats its message with its name, so the history shows the urgency dunst saw.
             FileTree.writeText(
                 folder.at("dunstrc"),
                 "[global]\n    dmenu = \(pick)\n    browser = /bin/true\n"
-                    + ["low", "normal", "critical"].map { "[urgency_\($0)]\n    format = \"\($0.uppercased()): %s\"\n" }.joined())
-            processes.append(try Self.daemon("exec dunst -config \"$1\"", [folder.at("dunstrc")], environment: environment))
+                    + ["low", "normal", "critical"].map { "[urgency_\($0)]\n    format = \"\($0.uppercased()): %s\"\n" }
+                    .joined())
+            processes.append(
+                try Self.daemon("exec dunst -config \"$1\"", [folder.at("dunstrc")], environment: environment))
         }
         self.folder = folder
         self.busAddress = busAddress
@@ -101,8 +110,9 @@ public final class DesktopSession: @unchecked Sendable {
     /// Runs `dunstctl` in this session.
     @discardableResult
     public func dunstctl(_ arguments: [String]) -> (status: Int32, output: String) {
-        guard let child = try? Subprocess(
-            executable: "/usr/bin/dunstctl", arguments: arguments, environment: environment, stdinPipe: false)
+        guard
+            let child = try? Subprocess(
+                executable: "/usr/bin/dunstctl", arguments: arguments, environment: environment, stdinPipe: false)
         else { return (-1, "") }
         let output = child.readToEnd()
         return (child.reap(block: true) ?? -1, String(decoding: output, as: UTF8.self))
@@ -150,7 +160,9 @@ public final class DesktopSession: @unchecked Sendable {
         }
     }
 
-    private static func daemon(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Subprocess {
+    private static func daemon(
+        _ script: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> Subprocess {
         var env = environment
         env["PATH"] = "/usr/sbin:/usr/bin:/sbin:/bin"
         return try Subprocess(

@@ -25,7 +25,9 @@ public final class NotifySocket: @unchecked Sendable {
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard result == 0 else { throw HarnessError(description: "bind \(path): errno \(errno)") }
     }

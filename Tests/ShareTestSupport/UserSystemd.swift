@@ -57,7 +57,8 @@ public final class UserSystemd: Sendable {
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let child = try Subprocess(
-            executable: script, arguments: arguments, environment: ProcessInfo.processInfo.environment, stdinPipe: false)
+            executable: script, arguments: arguments, environment: ProcessInfo.processInfo.environment, stdinPipe: false
+        )
         let output = child.readToEnd()
         return (child.reap(block: true) ?? -1, String(decoding: output, as: UTF8.self))
     }

@@ -52,7 +52,9 @@ struct ConfigCommand {
     }
 
     /// Changes the settings under their lock, turning failures into CLI errors (an invalid value: 64).
-    static func update(_ paths: SharePaths, _ change: (inout NodeSettings) throws(SettingError) -> Void) throws(CLIError) {
+    static func update(
+        _ paths: SharePaths, _ change: (inout NodeSettings) throws(SettingError) -> Void
+    ) throws(CLIError) {
         do {
             try NodeSettings.update(in: paths.configDirectory, change)
         } catch .invalid(let error) {

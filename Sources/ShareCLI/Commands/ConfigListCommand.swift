@@ -11,7 +11,10 @@ struct ConfigListCommand: ShareCommand {
             version stores without acting on them yet are marked as such. Keys the file holds that \
             this version does not know are listed in a warning.
             """,
-        options: [.flag("json", help: "Print an object: each key with its value, whether it is set, and whether it is applied.")]
+        options: [
+            .flag(
+                "json", help: "Print an object: each key with its value, whether it is set, and whether it is applied.")
+        ]
     )
 
     let json: Bool
@@ -45,7 +48,8 @@ struct ConfigListCommand: ShareCommand {
                 if !key.isApplied { notes.append("stored, not applied yet") }
                 let shown = TerminalText.safe(value ?? key.defaultText(paths: context.paths))
                 console.line(
-                    (key.rawValue.rightPadded(14) + shown + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
+                    (key.rawValue.rightPadded(14) + shown
+                        + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
                         .trimmingTrailingSpaces())
             }
         }

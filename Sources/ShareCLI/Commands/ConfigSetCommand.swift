@@ -37,7 +37,8 @@ struct ConfigSetCommand: ShareCommand {
             stored = key.text(in: settings)
         }
         let shown = TerminalText.safe(stored ?? key.defaultText(paths: context.paths))
-        context.console.line("\(key.rawValue) = \(shown)" + (key.isApplied ? "" : " (stored; this version does not apply it yet)"))
+        context.console.line(
+            "\(key.rawValue) = \(shown)" + (key.isApplied ? "" : " (stored; this version does not apply it yet)"))
         return ExitCode.success
     }
 }

@@ -29,7 +29,9 @@ struct HistoryCommand: ShareCommand {
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        if parsed.flag("all") && parsed.value("limit") != nil { throw parsed.usageError("--all and --limit cannot be used together") }
+        if parsed.flag("all") && parsed.value("limit") != nil {
+            throw parsed.usageError("--all and --limit cannot be used together")
+        }
         limit = parsed.flag("all") ? nil : try parsed.integer("limit", in: 1...1_000_000) ?? 50
         json = parsed.flag("json")
     }
@@ -47,7 +49,9 @@ struct HistoryCommand: ShareCommand {
             for record in records { console.out(Self.text(record, home: context.paths.home)) }
         }
         if unreadable > 0 {
-            console.warning("\(unreadable) line\(unreadable == 1 ? "" : "s") of \(history.path) could not be read and \(unreadable == 1 ? "was" : "were") left out")
+            console.warning(
+                "\(unreadable) line\(unreadable == 1 ? "" : "s") of \(history.path) could not be read and \(unreadable == 1 ? "was" : "were") left out"
+            )
         }
         return ExitCode.success
     }
@@ -70,7 +74,8 @@ struct HistoryCommand: ShareCommand {
         let time = timeFormatter.string(from: record.time)
         let direction = record.direction == .sent ? "sent to" : "received from"
         let count = record.items.count + record.moreItems
-        var line = "\(time)  \(direction) \(peer(record.peer))  \(count) item\(count == 1 ? "" : "s"), \(ByteCount.format(record.bytes))"
+        var line =
+            "\(time)  \(direction) \(peer(record.peer))  \(count) item\(count == 1 ? "" : "s"), \(ByteCount.format(record.bytes))"
         switch record.outcome {
         case .completed: line += "  completed"
         case .declined: line += "  declined: " + TerminalText.safe(record.reason ?? "")
@@ -95,7 +100,9 @@ struct HistoryCommand: ShareCommand {
     static func peer(_ peer: TransferRecord.Peer) -> String {
         var text = "\"\(TerminalText.safe(peer.name))\""
         var notes: [String] = []
-        if let pinned = peer.pinnedName, pinned != peer.name { notes.append("verified as \"\(TerminalText.safe(pinned))\"") }
+        if let pinned = peer.pinnedName, pinned != peer.name {
+            notes.append("verified as \"\(TerminalText.safe(pinned))\"")
+        }
         if let fingerprint = peer.fingerprint { notes.append(TrustCommandSupport.short(fingerprint)) }
         if !notes.isEmpty { text += " (" + notes.joined(separator: ", ") + ")" }
         return text
@@ -121,7 +128,8 @@ struct HistoryCommand: ShareCommand {
                 .array(
                     record.items.map { item in
                         .object([
-                            ("name", .string(item.name)), ("bundle", .bool(item.bundle)), ("bytes", .int(Int64(clamping: item.bytes))),
+                            ("name", .string(item.name)), ("bundle", .bool(item.bundle)),
+                            ("bytes", .int(Int64(clamping: item.bytes))),
                             ("outcome", .string(item.outcome)), ("location", optional(item.location)),
                             ("reason", optional(item.reason)),
                         ])

@@ -87,12 +87,14 @@ final class ReceiveService: Sendable {
         guard let current else { return }
         let shown = Mutex<UInt32?>(nil)
         do {
-            let id = try current.notify(notification, onAction: { key in
-                guard key == "open", let folder else { return }
-                FolderOpener.open(folder)
-                // A button is used once: the notification goes (some servers keep it otherwise).
-                if let id = shown.withLock({ $0 }) { try? current.close(id) }
-            })
+            let id = try current.notify(
+                notification,
+                onAction: { key in
+                    guard key == "open", let folder else { return }
+                    FolderOpener.open(folder)
+                    // A button is used once: the notification goes (some servers keep it otherwise).
+                    if let id = shown.withLock({ $0 }) { try? current.close(id) }
+                })
             shown.withLock { $0 = id }
         } catch {
             notifier.withLock { $0 = nil }

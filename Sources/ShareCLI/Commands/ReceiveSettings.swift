@@ -45,7 +45,8 @@ struct ReceiveSettings: Sendable, Equatable {
             }
             everyoneFor = try parsed.value("everyone-for").map { text throws(UsageError) in
                 guard let duration = DurationText.parse(text) else {
-                    throw parsed.usageError("The value '\(text)' is invalid for '--everyone-for'; expected e.g. 90s, 10m or 2h")
+                    throw parsed.usageError(
+                        "The value '\(text)' is invalid for '--everyone-for'; expected e.g. 90s, 10m or 2h")
                 }
                 return duration
             }
@@ -57,7 +58,9 @@ struct ReceiveSettings: Sendable, Equatable {
 
     /// Merges `options` over `settings`.
     /// - Throws: a usage error (exit 64) for `--everyone-for` when the policy in force is not `everyone`.
-    static func resolve(_ options: Options, settings: NodeSettings, paths: SharePaths) throws(CLIError) -> ReceiveSettings {
+    static func resolve(
+        _ options: Options, settings: NodeSettings, paths: SharePaths
+    ) throws(CLIError) -> ReceiveSettings {
         let policy = options.policy ?? settings.accept ?? .ask
         if options.everyoneFor != nil && policy != .everyone {
             throw CLIError(
@@ -65,8 +68,11 @@ struct ReceiveSettings: Sendable, Equatable {
                     message: "--everyone-for needs --accept everyone (the setting 'accept' is \(policy.rawValue))",
                     commandPath: ["share", "receive"]))
         }
-        if options.directory == nil, let folder = settings.receiveFolder, let problem = ReceiveCommand.unsafeFolderProblem(folder) {
-            throw CLIError("refusing the receive folder '\(folder)' of the settings: \(problem) ('share config set dir FOLDER')")
+        if options.directory == nil, let folder = settings.receiveFolder,
+            let problem = ReceiveCommand.unsafeFolderProblem(folder)
+        {
+            throw CLIError(
+                "refusing the receive folder '\(folder)' of the settings: \(problem) ('share config set dir FOLDER')")
         }
         return ReceiveSettings(
             port: options.port ?? settings.port ?? ReceiverConfiguration.defaultPort,

@@ -17,7 +17,10 @@ struct StandardInput: Sendable {
     init?(_ parsed: ParsedArguments) throws(UsageError) {
         let dashes = parsed.positionals.filter { $0 == "-" }.count
         guard let name = parsed.value("name") else {
-            if dashes > 0 { throw parsed.usageError("Sending standard input ('-') needs --name <name>: the name it gets on the receiver") }
+            if dashes > 0 {
+                throw parsed.usageError(
+                    "Sending standard input ('-') needs --name <name>: the name it gets on the receiver")
+            }
             return nil
         }
         if dashes == 0 { throw parsed.usageError("--name names standard input; give '-' among the paths") }
@@ -39,7 +42,9 @@ struct StandardInput: Sendable {
             if let folder = folder.withLock({ $0 }) { InputSpool.removeFolder(folder) }
         }
         do {
-            let spool = try InputSpool(name: name, temporaryDirectory: temporary) { created in folder.withLock { $0 = created } }
+            let spool = try InputSpool(name: name, temporaryDirectory: temporary) { created in
+                folder.withLock { $0 = created }
+            }
             return Spooled(spool: spool, watcher: watcher)
         } catch {
             watcher.cancel()

@@ -16,7 +16,8 @@ import Glibc
 enum JournalConsole {
     /// A console over file descriptors 1 and 2 for a service.
     static func make(environment: [String: String]) -> Console {
-        let prefixed = isJournal(environment["JOURNAL_STREAM"], fd: 1) || isJournal(environment["JOURNAL_STREAM"], fd: 2)
+        let prefixed =
+            isJournal(environment["JOURNAL_STREAM"], fd: 1) || isJournal(environment["JOURNAL_STREAM"], fd: 2)
         return Console(environment: environment, stderrIsTerminal: false, stdinIsTerminal: false) { fd, text in
             Console.writeAll(fd, line(text, fd: fd, prefixed: prefixed))
         }

@@ -40,7 +40,8 @@ enum PeerPicker {
             }
         }
         defer { watching.cancel() }
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<PeerPickerState.Outcome, Never>) in
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<PeerPickerState.Outcome, Never>) in
             let thread = Thread { continuation.resume(returning: run(shared, console: console)) }
             thread.name = "share.pick"
             thread.start()

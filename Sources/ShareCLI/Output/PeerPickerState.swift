@@ -56,18 +56,23 @@ struct PeerPickerState {
             guard visible.indices.contains(cursor) else { break }
             let peer = visible[cursor]
             if peer.fingerprintPrefix == nil {
-                note = "\"\(TerminalText.safe(peer.name))\" advertises no fingerprint and cannot be checked; it cannot be chosen"
+                note =
+                    "\"\(TerminalText.safe(peer.name))\" advertises no fingerprint and cannot be checked; it cannot be chosen"
             } else if chosen.contains(peer.name) {
                 chosen.remove(peer.name)
             } else {
                 chosen.insert(peer.name)
             }
         case .enter:
-            let picked = chosen.isEmpty ? (visible.indices.contains(cursor) ? [visible[cursor]] : []) : peers.filter { chosen.contains($0.name) }
+            let picked =
+                chosen.isEmpty
+                ? (visible.indices.contains(cursor) ? [visible[cursor]] : [])
+                : peers.filter { chosen.contains($0.name) }
             if picked.isEmpty {
                 note = "no receiver to send to yet"
             } else if let unusable = picked.first(where: { $0.fingerprintPrefix == nil }) {
-                note = "\"\(TerminalText.safe(unusable.name))\" advertises no fingerprint and cannot be checked; it cannot be chosen"
+                note =
+                    "\"\(TerminalText.safe(unusable.name))\" advertises no fingerprint and cannot be checked; it cannot be chosen"
             } else {
                 return .chosen(picked)
             }
@@ -97,13 +102,15 @@ struct PeerPickerState {
             var detail = peer.service.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
             if peer.isKnown { detail += "  verified" }
             if peer.fingerprintPrefix == nil { detail += "  (no fingerprint)" }
-            lines.append("\(index == cursor ? ">" : " ") [\(chosen.contains(peer.name) ? "x" : " ")] \(padded)  \(detail)")
+            lines.append(
+                "\(index == cursor ? ">" : " ") [\(chosen.contains(peer.name) ? "x" : " ")] \(padded)  \(detail)")
         }
         if rows.isEmpty {
             lines.append(
                 !filter.isEmpty && !peers.isEmpty
                     ? "  No receiver matches \"\(TerminalText.safe(filter))\"."
-                    : searching ? "  Looking for receivers nearby..." : "  No receivers found nearby yet; still looking.")
+                    : searching
+                        ? "  Looking for receivers nearby..." : "  No receivers found nearby yet; still looking.")
         }
         if let note { lines.append("  " + note) }
         if !chosen.isEmpty { lines.append("  \(chosen.count) chosen") }

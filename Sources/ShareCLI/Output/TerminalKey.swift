@@ -24,7 +24,9 @@ enum TerminalKey: Equatable {
             switch byte {
             case 0x1B:
                 // CSI (ESC [) or SS3 (ESC O) sequences: arrows are A and B; others end at a letter or ~.
-                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
+                if index + 1 < bytes.count,
+                    bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O")
+                {
                     var end = index + 2
                     while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
                     let final = end < bytes.count ? bytes[end] : 0

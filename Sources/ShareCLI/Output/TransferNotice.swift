@@ -9,16 +9,21 @@ import ShareWire
 enum TransferNotice {
     /// The notification for `outcome`, and the folder its "Open" button opens; nil when the
     /// outcome is not worth a notification (declines, refusals, pairings: the log has them).
-    static func make(_ outcome: IncomingOutcome, home: String) -> (notification: DesktopNotification, folder: String?)? {
+    static func make(_ outcome: IncomingOutcome, home: String) -> (notification: DesktopNotification, folder: String?)?
+    {
         switch outcome {
         case .received(let transfer):
             let who = "\"\(DisplayText.escape(transfer.peerName))\""
-            let count = transfer.items.count == 1 ? DisplayText.escape(transfer.items[0].name) : "\(transfer.items.count) items"
+            let count =
+                transfer.items.count == 1 ? DisplayText.escape(transfer.items[0].name) : "\(transfer.items.count) items"
             let lines = transfer.items.prefix(5).map { item in
                 let name = DisplayText.escape(item.name) + (item.isBundle ? "/" : "")
                 switch item.result.outcome {
-                case .receiveFolder(let path): return "\(name) → \(DisplayText.escape(DisplayPath.abbreviate(path, home: home)))"
-                case .imported: return "\(name) → imported by \(DisplayText.escape(item.result.application?.name ?? "an application"))"
+                case .receiveFolder(let path):
+                    return "\(name) → \(DisplayText.escape(DisplayPath.abbreviate(path, home: home)))"
+                case .imported:
+                    return
+                        "\(name) → imported by \(DisplayText.escape(item.result.application?.name ?? "an application"))"
                 case .kept(let failure, _): return "\(name) → kept in the inbox: \(DisplayText.escape(failure))"
                 }
             }
@@ -26,7 +31,8 @@ enum TransferNotice {
             let folder = transfer.items.lazy.compactMap(\.path).first.map { ($0 as NSString).deletingLastPathComponent }
             var notification = DesktopNotification(
                 summary: "Received \(count) from \(who)",
-                body: (lines + more + ["\(ByteCount.format(transfer.bytes)), SHA-256 verified"]).joined(separator: "\n"),
+                body: (lines + more + ["\(ByteCount.format(transfer.bytes)), SHA-256 verified"]).joined(
+                    separator: "\n"),
                 actions: folder == nil ? [] : [DesktopNotification.Action(key: "open", label: "Open")])
             notification.category = "transfer.complete"
             notification.icon = "folder-download"
@@ -34,7 +40,8 @@ enum TransferNotice {
         case .failed(let name, _, let address, let failure):
             let who = name.map { "\"\(DisplayText.escape($0))\"" } ?? address
             var notification = DesktopNotification(
-                summary: "Receiving from \(who) failed", body: "\(DisplayText.escape(failure.description)); nothing was kept.")
+                summary: "Receiving from \(who) failed",
+                body: "\(DisplayText.escape(failure.description)); nothing was kept.")
             notification.category = "transfer.error"
             notification.icon = "dialog-error"
             return (notification, nil)

@@ -128,14 +128,7 @@ enum CompletionScript {
                     case "$cmdpath $option" in
 
             """
-        for command in all {
-            for option in command.options {
-                guard let name = option.valueName else { continue }
-                if let kind = bashKind(Kind(placeholder: name)) {
-                    out += "                \(quote(command.path + " --" + option.long))) _share_complete_kind \(quote(kind)) \"$cur\" ;;\n"
-                }
-            }
-        }
+        out += optionCases(all, argument: " \"$cur\"")
         out += """
                     esac
                     return
@@ -151,20 +144,7 @@ enum CompletionScript {
                 case "$cmdpath#${#positionals[@]}" in
 
             """
-        for command in all where !command.spec.arguments.isEmpty {
-            for (index, argument) in command.spec.arguments.enumerated() {
-                let pattern = quote(command.path) + (argument.repeating ? "#*" : "#\(index)")
-                if Kind(placeholder: argument.name) == .settingValue {
-                    out += "            \(pattern))\n                case ${positionals[0]} in\n"
-                    for (key, kind) in settingValues {
-                        if let text = bashKind(kind) { out += "                    \(key)) _share_complete_kind \(quote(text)) \"$cur\" ;;\n" }
-                    }
-                    out += "                esac ;;\n"
-                } else if let kind = bashKind(Kind(placeholder: argument.name)) {
-                    out += "            \(pattern)) _share_complete_kind \(quote(kind)) \"$cur\" ;;\n"
-                }
-            }
-        }
+        out += argumentCases(all, key: "${positionals[0]}", argument: " \"$cur\"")
         out += """
                 esac
             }
@@ -172,6 +152,44 @@ enum CompletionScript {
             complete -F _share share
 
             """
+        return out
+    }
+
+    /// The `case` branches (bash and zsh) that complete the value of an option, by
+    /// `"COMMAND-PATH --OPTION"`; `argument` follows the kind in each call (`"$cur"` in bash).
+    private static func optionCases(_ all: [Command], argument: String) -> String {
+        var out = ""
+        for command in all {
+            for option in command.options {
+                guard let name = option.valueName, let kind = bashKind(Kind(placeholder: name)) else { continue }
+                out +=
+                    "            \(quote(command.path + " --" + option.long))) _share_complete_kind \(quote(kind))\(argument) ;;\n"
+            }
+        }
+        return out
+    }
+
+    /// The `case` branches (bash and zsh) that complete a positional argument, by
+    /// `"COMMAND-PATH#INDEX"` (`#*` for a repeating one); `key` is how the script names the
+    /// first positional (for `config set KEY VALUE`).
+    private static func argumentCases(_ all: [Command], key: String, argument: String) -> String {
+        var out = ""
+        for command in all where !command.spec.arguments.isEmpty {
+            for (index, spec) in command.spec.arguments.enumerated() {
+                let pattern = quote(command.path) + (spec.repeating ? "#*" : "#\(index)")
+                if Kind(placeholder: spec.name) == .settingValue {
+                    out += "            \(pattern))\n                case \(key) in\n"
+                    for (name, kind) in settingValues {
+                        if let text = bashKind(kind) {
+                            out += "                    \(name)) _share_complete_kind \(quote(text))\(argument) ;;\n"
+                        }
+                    }
+                    out += "                esac ;;\n"
+                } else if let kind = bashKind(Kind(placeholder: spec.name)) {
+                    out += "            \(pattern)) _share_complete_kind \(quote(kind))\(argument) ;;\n"
+                }
+            }
+        }
         return out
     }
 
@@ -236,12 +254,7 @@ enum CompletionScript {
                     case "$cmdpath $option" in
 
             """
-        for command in all {
-            for option in command.options {
-                guard let name = option.valueName, let kind = bashKind(Kind(placeholder: name)) else { continue }
-                out += "            \(quote(command.path + " --" + option.long))) _share_complete_kind \(quote(kind)) ;;\n"
-            }
-        }
+        out += optionCases(all, argument: "")
         out += """
                     esac
                     return
@@ -254,7 +267,8 @@ enum CompletionScript {
             let described = command.options.map { option in
                 quote("--\(option.long):\(option.help.replacingOccurrences(of: ":", with: "\\:"))")
             }
-            out += "            \(quote(command.path))) local -a opts; opts=(\(described.joined(separator: " "))); _describe -t options option opts ;;\n"
+            out +=
+                "            \(quote(command.path))) local -a opts; opts=(\(described.joined(separator: " "))); _describe -t options option opts ;;\n"
         }
         out += """
                     esac
@@ -265,8 +279,11 @@ enum CompletionScript {
 
             """
         for command in all where !command.spec.visibleSubcommands.isEmpty {
-            let described = command.spec.visibleSubcommands.map { quote("\($0.name):\($0.abstract.replacingOccurrences(of: ":", with: "\\:"))") }
-            out += "            \(quote(command.path))) local -a subs; subs=(\(described.joined(separator: " "))); _describe -t commands command subs ;;\n"
+            let described = command.spec.visibleSubcommands.map {
+                quote("\($0.name):\($0.abstract.replacingOccurrences(of: ":", with: "\\:"))")
+            }
+            out +=
+                "            \(quote(command.path))) local -a subs; subs=(\(described.joined(separator: " "))); _describe -t commands command subs ;;\n"
         }
         out += """
                     esac
@@ -275,20 +292,7 @@ enum CompletionScript {
                 case "$cmdpath#${#positionals}" in
 
             """
-        for command in all where !command.spec.arguments.isEmpty {
-            for (index, argument) in command.spec.arguments.enumerated() {
-                let pattern = quote(command.path) + (argument.repeating ? "#*" : "#\(index)")
-                if Kind(placeholder: argument.name) == .settingValue {
-                    out += "            \(pattern))\n                case ${positionals[1]} in\n"
-                    for (key, kind) in settingValues {
-                        if let text = bashKind(kind) { out += "                    \(key)) _share_complete_kind \(quote(text)) ;;\n" }
-                    }
-                    out += "                esac ;;\n"
-                } else if let kind = bashKind(Kind(placeholder: argument.name)) {
-                    out += "            \(pattern)) _share_complete_kind \(quote(kind)) ;;\n"
-                }
-            }
-        }
+        out += argumentCases(all, key: "${positionals[1]}", argument: "")
         out += """
                 esac
             }
@@ -337,7 +341,8 @@ enum CompletionScript {
 
             """
         for command in all where !command.spec.visibleSubcommands.isEmpty {
-            out += "        case \(fishQuote(command.path))\n            printf '%s\\n' \(command.spec.visibleSubcommands.map { fishQuote($0.name) }.joined(separator: " "))\n"
+            out +=
+                "        case \(fishQuote(command.path))\n            printf '%s\\n' \(command.spec.visibleSubcommands.map { fishQuote($0.name) }.joined(separator: " "))\n"
         }
         out += """
                 end
@@ -348,7 +353,8 @@ enum CompletionScript {
 
             """
         for command in all where !command.valueOptions.isEmpty {
-            out += "        case \(fishQuote(command.path))\n            printf '%s\\n' \(command.valueOptions.map(fishQuote).joined(separator: " "))\n"
+            out +=
+                "        case \(fishQuote(command.path))\n            printf '%s\\n' \(command.valueOptions.map(fishQuote).joined(separator: " "))\n"
         }
         out += """
                 end
@@ -381,7 +387,8 @@ enum CompletionScript {
             let condition = "__share_is \(fishQuote(command.path))"
             let anywhere = "__share_is \(fishQuote(command.path)) args"
             for sub in command.spec.visibleSubcommands {
-                out += "complete -c share -n \(fishQuote(condition)) -a \(fishQuote(sub.name)) -d \(fishQuote(sub.abstract))\n"
+                out +=
+                    "complete -c share -n \(fishQuote(condition)) -a \(fishQuote(sub.name)) -d \(fishQuote(sub.abstract))\n"
             }
             for option in command.options {
                 var line = "complete -c share -n \(fishQuote(anywhere)) -l \(option.long)"
@@ -400,17 +407,22 @@ enum CompletionScript {
             for argument in command.spec.arguments {
                 switch Kind(placeholder: argument.name) {
                 case .files: out += "complete -c share -n \(fishQuote(anywhere)) -F\n"
-                case .folders: out += "complete -c share -n \(fishQuote(anywhere)) -a \(fishQuote("(__fish_complete_directories (commandline -ct))"))\n"
+                case .folders:
+                    out +=
+                        "complete -c share -n \(fishQuote(anywhere)) -a \(fishQuote("(__fish_complete_directories (commandline -ct))"))\n"
                 case .peers: out += "complete -c share -n \(fishQuote(anywhere)) -a \(fishQuote("(__share_peers)"))\n"
                 case .words(let words) where command.spec.visibleSubcommands.isEmpty:
-                    out += "complete -c share -n \(fishQuote(condition)) -a \(fishQuote(words.joined(separator: " ")))\n"
+                    out +=
+                        "complete -c share -n \(fishQuote(condition)) -a \(fishQuote(words.joined(separator: " ")))\n"
                 case .settingValue:
                     for (key, kind) in settingValues {
                         switch kind {
                         case .words(let words):
-                            out += "complete -c share -n \(fishQuote("__share_setting_is \(key)")) -a \(fishQuote(words.joined(separator: " ")))\n"
+                            out +=
+                                "complete -c share -n \(fishQuote("__share_setting_is \(key)")) -a \(fishQuote(words.joined(separator: " ")))\n"
                         case .folders:
-                            out += "complete -c share -n \(fishQuote("__share_setting_is \(key)")) -a \(fishQuote("(__fish_complete_directories (commandline -ct))"))\n"
+                            out +=
+                                "complete -c share -n \(fishQuote("__share_setting_is \(key)")) -a \(fishQuote("(__fish_complete_directories (commandline -ct))"))\n"
                         default: break
                         }
                     }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Renders man pages (roff, man(7) macros) from the command specs that drive `--help`: share(1),
 /// and one page per command, share-COMMAND(1), with its subcommands as subsections.
 /// `make install` writes them with `share __man-pages DIR`.
@@ -22,17 +23,22 @@ enum ManPageRenderer {
         for command in root.visibleSubcommands {
             out += ".TP\n\\fBshare\\-\(escape(command.name))\\fR(1)\n\(escape(command.abstract))\n"
         }
-        out += ".SH OPTIONS\n.TP\n.BR \\-h \", \" \\-\\-help\nShow help information.\n.TP\n.B \\-\\-version\nShow the version.\n"
+        out +=
+            ".SH OPTIONS\n.TP\n.BR \\-h \", \" \\-\\-help\nShow help information.\n.TP\n.B \\-\\-version\nShow the version.\n"
         for (title, lines) in root.extraSections where title == "EXIT CODES" {
             out += ".SH EXIT STATUS\n"
             for line in lines {
                 let parts = line.split(separator: " ", maxSplits: 1)
-                out += ".TP\n.B \(escape(String(parts[0])))\n\(escape(parts.count > 1 ? parts[1].trimmingLeadingSpaces() : ""))\n"
+                out +=
+                    ".TP\n.B \(escape(String(parts[0])))\n\(escape(parts.count > 1 ? parts[1].trimmingLeadingSpaces() : ""))\n"
             }
         }
         out += files + environment
         out += ".SH SEE ALSO\n"
-        out += (root.visibleSubcommands.map { "\\fBshare\\-\(escape($0.name))\\fR(1)" } + ["\\fBshare\\-team\\-ca\\fR(1)", "\\fBavahi\\-daemon\\fR(8)"])
+        out +=
+            (root.visibleSubcommands.map { "\\fBshare\\-\(escape($0.name))\\fR(1)" } + [
+                "\\fBshare\\-team\\-ca\\fR(1)", "\\fBavahi\\-daemon\\fR(8)",
+            ])
             .joined(separator: ",\n") + "\n"
         return out
     }
@@ -57,12 +63,15 @@ enum ManPageRenderer {
             out += ".SH \(escape(title))\n"
             for line in lines {
                 let parts = line.split(separator: " ", maxSplits: 1)
-                out += ".TP\n.B \(escape(String(parts[0])))\n\(escape(parts.count > 1 ? parts[1].trimmingLeadingSpaces() : ""))\n"
+                out +=
+                    ".TP\n.B \(escape(String(parts[0])))\n\(escape(parts.count > 1 ? parts[1].trimmingLeadingSpaces() : ""))\n"
             }
         }
         if command.name == "receive" || command.name == "config" { out += files }
         out += ".SH SEE ALSO\n\\fBshare\\fR(1)"
-        if command.name == "receive" { out += ",\n\\fBshare\\-config\\fR(1),\n\\fBsystemctl\\fR(1),\n\\fBjournalctl\\fR(1)" }
+        if command.name == "receive" {
+            out += ",\n\\fBshare\\-config\\fR(1),\n\\fBsystemctl\\fR(1),\n\\fBjournalctl\\fR(1)"
+        }
         if command.name == "config" { out += ",\n\\fBshare\\-receive\\fR(1)" }
         if command.name == "identity" || command.name == "trust" { out += ",\n\\fBshare\\-team\\-ca\\fR(1)" }
         return out + "\n"

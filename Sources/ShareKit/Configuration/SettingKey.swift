@@ -37,7 +37,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .everyoneFor: "a duration such as 90s, 10m or 2h (at most a week), or none"
         case .executeBit: "strip or keep-in-bundles"
         case .compression: "on or off"
-        case .rateLimit: "a rate of at least \(ByteRate.format(ByteRate.minimum)) such as 500k, 10M or 1.5 MB/s, or none"
+        case .rateLimit:
+            "a rate of at least \(ByteRate.format(ByteRate.minimum)) such as 500k, 10M or 1.5 MB/s, or none"
         }
     }
 
@@ -98,7 +99,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
             guard let port = UInt16(word) else { throw invalid(text) }
             settings.port = port
         case .accept:
-            guard let policy = ReceivePolicy(rawValue: word.lowercased() == "all" ? "everyone" : word.lowercased()) else {
+            guard let policy = ReceivePolicy(rawValue: word.lowercased() == "all" ? "everyone" : word.lowercased())
+            else {
                 throw invalid(text)
             }
             settings.accept = policy
@@ -110,7 +112,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
             guard let duration = DurationText.parse(word) else { throw invalid(text) }
             settings.everyoneFor = duration
         case .executeBit:
-            guard let bits = ExecutableBits.allCases.first(where: { Self.executeBitWord($0) == word.lowercased() }) else {
+            guard let bits = ExecutableBits.allCases.first(where: { Self.executeBitWord($0) == word.lowercased() })
+            else {
                 throw invalid(text)
             }
             settings.executeBit = bits
@@ -188,11 +191,15 @@ public enum SettingKey: String, CaseIterable, Sendable {
     }
 
     private func invalid(_ text: String, _ problem: String? = nil) -> SettingError {
-        SettingError("'\(text)' is not a valid value for '\(rawValue)'" + (problem.map { " (\($0))" } ?? "") + "; expected \(accepted)")
+        SettingError(
+            "'\(text)' is not a valid value for '\(rawValue)'" + (problem.map { " (\($0))" } ?? "")
+                + "; expected \(accepted)")
     }
 
     /// An absolute, normalized folder path; refused when something other than a folder is there.
-    private static func folder(_ text: String, workingDirectory: String, home: String, key: SettingKey) throws(SettingError) -> String {
+    private static func folder(
+        _ text: String, workingDirectory: String, home: String, key: SettingKey
+    ) throws(SettingError) -> String {
         guard !text.isEmpty, !text.contains("\0") else { throw key.invalid(text) }
         var path = text
         if path == "~" || path.hasPrefix("~/") { path = home + path.dropFirst() }

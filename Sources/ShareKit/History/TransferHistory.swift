@@ -1,7 +1,6 @@
+internal import CShareLinux
 import Foundation
 public import ShareDocuments
-
-internal import CShareLinux
 
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +45,9 @@ public struct TransferHistory: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var line = try? encoder.encode(record) else { return .unwritable(path: path, reason: "cannot encode the record") }
+        guard var line = try? encoder.encode(record) else {
+            return .unwritable(path: path, reason: "cannot encode the record")
+        }
         line.append(UInt8(ascii: "\n"))
         do {
             try FileManager.default.createDirectory(
@@ -61,14 +62,18 @@ public struct TransferHistory: Sendable {
         _ = flock(lock, LOCK_EX)
         var status = stat()
         if stat(path, &status) == 0, Int(status.st_size) + line.count > Self.fileLimit {
-            guard rename(path, previousPath) == 0 else { return .unwritable(path: previousPath, reason: POSIX.errorText()) }
+            guard rename(path, previousPath) == 0 else {
+                return .unwritable(path: previousPath, reason: POSIX.errorText())
+            }
         }
         let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return .unwritable(path: path, reason: POSIX.errorText()) }
         defer { close(fd) }
         // A line cut short (a crash in the middle of a write) must not swallow this one.
         var last: UInt8 = 0
-        if fstat(fd, &status) == 0, status.st_size > 0, pread(fd, &last, 1, status.st_size - 1) == 1, last != UInt8(ascii: "\n") {
+        if fstat(fd, &status) == 0, status.st_size > 0, pread(fd, &last, 1, status.st_size - 1) == 1,
+            last != UInt8(ascii: "\n")
+        {
             line.insert(UInt8(ascii: "\n"), at: 0)
         }
         if let problem = line.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
@@ -81,7 +86,9 @@ public struct TransferHistory: Sendable {
     /// transfers); `configDirectory` holds the trust store that names verified peers.
     @discardableResult
     public func record(_ outcome: IncomingOutcome, configDirectory: String) -> ConfigurationError? {
-        guard let record = TransferRecord(outcome, trust: try? TrustStore.load(from: configDirectory)) else { return nil }
+        guard let record = TransferRecord(outcome, trust: try? TrustStore.load(from: configDirectory)) else {
+            return nil
+        }
         return append(record)
     }
 

@@ -26,14 +26,16 @@ extension TransferRecord {
             self.init(
                 direction: .received,
                 peer: Peer(
-                    name: name ?? "", pinnedName: fingerprint.flatMap { trust?.peer($0)?.name }, fingerprint: fingerprint?.hex,
+                    name: name ?? "", pinnedName: fingerprint.flatMap { trust?.peer($0)?.name },
+                    fingerprint: fingerprint?.hex,
                     address: address),
                 outcome: .failed, reason: failure.description, items: [], files: 0, bytes: 0)
         case .refusedSender(let name, let fingerprint, let address, let decision):
             guard decision.code != .busy else { return nil }
             self.init(
                 direction: .received, peer: Self.peer(name, fingerprint, address, trust), outcome: .declined,
-                reason: decision.message.isEmpty ? decision.code.description : decision.message, items: [], files: 0, bytes: 0)
+                reason: decision.message.isEmpty ? decision.code.description : decision.message, items: [], files: 0,
+                bytes: 0)
         case .refused, .paired:
             return nil
         }
@@ -49,7 +51,8 @@ extension TransferRecord {
                 // The receiver's words: where it landed, the importing application, or why it stayed.
                 Item(
                     name: item.name, bundle: item.isBundle, bytes: offered.byteCount, outcome: item.outcome.description,
-                    location: item.outcome == .keptInInbox ? nil : item.text, reason: item.outcome == .keptInInbox ? item.text : nil)
+                    location: item.outcome == .keptInInbox ? nil : item.text,
+                    reason: item.outcome == .keptInInbox ? item.text : nil)
             },
             files: report.files.count, bytes: report.bytes)
     }
@@ -63,26 +66,34 @@ extension TransferRecord {
             items: Self.items(manifest, reason: nil), files: manifest.fileCount, bytes: manifest.totalBytes)
     }
 
-    private static func peer(_ name: String, _ fingerprint: Fingerprint, _ address: String, _ trust: TrustStore?) -> Peer {
+    private static func peer(
+        _ name: String, _ fingerprint: Fingerprint, _ address: String, _ trust: TrustStore?
+    ) -> Peer {
         Peer(name: name, pinnedName: trust?.peer(fingerprint)?.name, fingerprint: fingerprint.hex, address: address)
     }
 
     private static func item(_ item: ReceivedTransfer.Item) -> Item {
         switch item.result.outcome {
         case .receiveFolder(let path):
-            Item(name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "receiveFolder", location: path, reason: nil)
+            Item(
+                name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "receiveFolder", location: path,
+                reason: nil)
         case .imported(let path):
             Item(
                 name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "imported",
                 location: path ?? item.result.application.map { "imported by \($0.name)" }, reason: nil)
         case .kept(let failure, _):
-            Item(name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "kept", location: item.path, reason: failure)
+            Item(
+                name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "kept", location: item.path,
+                reason: failure)
         }
     }
 
     private static func items(_ manifest: Manifest, reason: String?) -> [Item] {
         manifest.items.map { item in
-            Item(name: item.name, bundle: item.isBundle, bytes: item.byteCount, outcome: "notDelivered", location: nil, reason: reason)
+            Item(
+                name: item.name, bundle: item.isBundle, bytes: item.byteCount, outcome: "notDelivered", location: nil,
+                reason: reason)
         }
     }
 }

@@ -1,6 +1,5 @@
-import Foundation
-
 internal import CShareLinux
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +32,8 @@ public final class InputSpool: Sendable {
     ) throws(SendError) {
         var template = Array((temporaryDirectory + "/share-stdin-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw .cannotRead(path: "-", reason: "cannot make a temporary folder in \(temporaryDirectory): \(POSIX.errorText())")
+            throw .cannotRead(
+                path: "-", reason: "cannot make a temporary folder in \(temporaryDirectory): \(POSIX.errorText())")
         }
         let folder = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         created(folder)
@@ -71,7 +71,9 @@ public final class InputSpool: Sendable {
                     }
                 }
             }
-            if let error = buffer.withUnsafeBytes({ POSIX.writeAll(out, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }) {
+            if let error = buffer.withUnsafeBytes({
+                POSIX.writeAll(out, UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+            }) {
                 problem = "cannot write \(path): \(POSIX.errorText(error))"
             }
             total += UInt64(count)
