@@ -106,20 +106,7 @@ enum CompletionScript {
                 local -A takes_value=(\(all.filter { !$0.valueOptions.isEmpty }.map { "[\(quote($0.path))]=\(quote($0.valueOptions.joined(separator: " ")))" }.joined(separator: " ")))
                 local cmdpath=share descend=1 option= i word
                 local -a positionals=()
-                for ((i = 1; i < cword; i++)); do
-                    word=${words[i]}
-                    if [[ -n $option ]]; then option=; continue; fi
-                    if [[ $word == -?* ]]; then
-                        [[ $word != *=* && " ${takes_value[$cmdpath]} " == *" $word "* ]] && option=$word
-                        continue
-                    fi
-                    if ((descend)) && [[ " ${subcommands[$cmdpath]} " == *" $word "* ]]; then
-                        cmdpath="$cmdpath $word"
-                        continue
-                    fi
-                    descend=0
-                    positionals+=("$word")
-                done
+            \(walk(from: "1", below: "cword"))
                 if [[ -z $option && $cur == --*=* ]]; then
                     option=${cur%%=*}
                     cur=${cur#*=}
@@ -153,6 +140,28 @@ enum CompletionScript {
 
             """
         return out
+    }
+
+    /// The loop (bash and zsh) that walks the words typed before the cursor as the parser does:
+    /// subcommands while no argument came, the value after an option that takes one skipped,
+    /// arguments collected; it leaves `cmdpath`, `descend`, `option` and `positionals`.
+    private static func walk(from first: String, below limit: String) -> String {
+        [
+            "    for ((i = \(first); i < \(limit); i++)); do",
+            "        word=${words[i]}",
+            "        if [[ -n $option ]]; then option=; continue; fi",
+            "        if [[ $word == -?* ]]; then",
+            "            [[ $word != *=* && \" ${takes_value[$cmdpath]} \" == *\" $word \"* ]] && option=$word",
+            "            continue",
+            "        fi",
+            "        if ((descend)) && [[ \" ${subcommands[$cmdpath]} \" == *\" $word \"* ]]; then",
+            "            cmdpath=\"$cmdpath $word\"",
+            "            continue",
+            "        fi",
+            "        descend=0",
+            "        positionals+=(\"$word\")",
+            "    done",
+        ].joined(separator: "\n")
     }
 
     /// The `case` branches (bash and zsh) that complete the value of an option, by
@@ -232,20 +241,7 @@ enum CompletionScript {
                 takes_value=(\(all.filter { !$0.valueOptions.isEmpty }.map { "\(quote($0.path)) \(quote($0.valueOptions.joined(separator: " ")))" }.joined(separator: " ")))
                 local cmdpath=share descend=1 option= i word cur=${words[CURRENT]}
                 local -a positionals
-                for ((i = 2; i < CURRENT; i++)); do
-                    word=${words[i]}
-                    if [[ -n $option ]]; then option=; continue; fi
-                    if [[ $word == -?* ]]; then
-                        [[ $word != *=* && " ${takes_value[$cmdpath]} " == *" $word "* ]] && option=$word
-                        continue
-                    fi
-                    if ((descend)) && [[ " ${subcommands[$cmdpath]} " == *" $word "* ]]; then
-                        cmdpath="$cmdpath $word"
-                        continue
-                    fi
-                    descend=0
-                    positionals+=("$word")
-                done
+            \(walk(from: "2", below: "CURRENT"))
                 if [[ -z $option && $cur == --*=* ]]; then
                     option=${cur%%=*}
                     compset -P '*='
