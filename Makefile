@@ -142,6 +142,7 @@ install-files:
 	sub Install/file-managers/thunar-uca.xml.in 644 $(DATADIR)/share/file-managers/thunar-uca.xml; \
 	sub Install/file-managers/send-with-share.in 755 $(DATADIR)/share/file-managers/send-with-share; \
 	put 644 README.md $(DATADIR)/doc/share/README.md; \
+	for doc in docs/*.md Certificates/README.md; do put 644 "$$doc" $(DATADIR)/doc/share/$$doc; done; \
 	echo $(DATADIR)/share/installed-files >> "$$work/installed"; \
 	install -D -m 644 "$$work/installed" "$$root$(DATADIR)/share/installed-files"
 
@@ -149,7 +150,8 @@ uninstall:
 	@set -e; root='$(DESTDIR)'; list="$$root$(DATADIR)/share/installed-files"; \
 	if [ ! -f "$$list" ]; then echo "Nothing to uninstall: $$list does not exist."; exit 0; fi; \
 	while IFS= read -r file; do rm -f "$$root$$file"; done < "$$list"; \
-	for dir in $(LIBEXECDIR)/share $(DATADIR)/share/file-managers $(DATADIR)/share $(DATADIR)/doc/share; do \
+	for dir in $(LIBEXECDIR)/share $(DATADIR)/share/file-managers $(DATADIR)/share $(DATADIR)/doc/share/docs \
+	           $(DATADIR)/doc/share/Certificates $(DATADIR)/doc/share; do \
 	  rmdir "$$root$$dir" 2>/dev/null || true; \
 	done; \
 	echo "Removed share from $$root$(PREFIX)."

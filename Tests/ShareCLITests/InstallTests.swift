@@ -65,6 +65,11 @@ import Glibc
             "/usr/share/share/installed-files": 0o644,
         ]
         for page in pages { expected["/usr/share/man/man1/" + page] = 0o644 }
+        // The documentation the README and messages point to (docs/WIDE-AREA.md, docs/TYPES.md, ...).
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/docs").filter { $0.hasSuffix(".md") }
+        #expect(docs.contains("TYPES.md"))
+        for doc in docs { expected["/usr/share/doc/share/docs/" + doc] = 0o644 }
+        expected["/usr/share/doc/share/Certificates/README.md"] = 0o644
         let found = FileTree.allPaths(destination).filter { path in
             var info = stat()
             return lstat(destination + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
