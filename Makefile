@@ -11,6 +11,9 @@ PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi
             libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base \
             bash-completion zsh fish desktop-file-utils
 
+# Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
+BENCH_PACKAGES := libglib2.0-bin
+
 # Under CI, tests that need root and network namespaces fail instead of skipping.
 ifdef CI
 export SHARE_REQUIRE_NETNS ?= 1
@@ -55,27 +58,35 @@ FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
 BUILD ?= .build/release
 SUBSTITUTE = sed -e 's|@bindir@|$(BINDIR)|g' -e 's|@libexecdir@|$(LIBEXECDIR)|g' -e 's|@datadir@|$(DATADIR)|g'
 
-.PHONY: all deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
+.PHONY: all deps bench-deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
         install install-files uninstall
 
 all: build
 
+# Installs the Debian packages named in $(1) that are missing (as root), or says how to.
+define install_packages
+missing=""; \
+for p in $(1); do \
+  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "Installing Debian packages:$$missing"; \
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+  else \
+    echo "share needs these Debian packages; install them with:"; \
+    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
+    exit 1; \
+  fi; \
+fi
+endef
+
 deps:
-	@missing=""; \
-	for p in $(PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing Debian packages:$$missing"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	  else \
-	    echo "share needs these Debian packages; install them with:"; \
-	    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
-	    exit 1; \
-	  fi; \
-	fi
+	@$(call install_packages,$(PACKAGES))
+
+bench-deps:
+	@$(call install_packages,$(BENCH_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -112,7 +123,7 @@ test-asan: deps
 test-tsan: deps
 	$(SANITIZER_ENV) TSAN_OPTIONS="$(TSAN_OPTIONS_TEST)" $(SWIFT) test --scratch-path .build/tsan --sanitize=thread --no-parallel
 
-bench: release
+bench: release bench-deps
 	Tests/Benchmarks/bench.sh
 
 install: release

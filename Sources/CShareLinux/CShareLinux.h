@@ -1,7 +1,7 @@
 // Linux system calls that glibc 2.36 does not wrap (openat2) or that Swift's Glibc module does not
-// show (renameat2, syncfs, sync_file_range, the GNU posix_spawn file actions). Swift cannot call the
-// variadic `syscall()`, so each gets a small `static inline` shim. Only `ShareKit` and
-// `ShareArchive` import this module, with `internal import`.
+// show (renameat2, syncfs, sync_file_range). Swift cannot call the variadic `syscall()`, so each gets
+// a small `static inline` shim; CShareLandlock.h has Landlock and the confined spawn of importers.
+// Only `ShareKit` and `ShareArchive` import this module, with `internal import`.
 #ifndef CSHARE_LINUX_H
 #define CSHARE_LINUX_H
 
@@ -13,11 +13,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
-#include <spawn.h>
-
-// Declared by <spawn.h> only under _GNU_SOURCE, which Swift's Glibc module is not built with.
-extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict, const char *__restrict);
-extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
 
 /// openat2(2): open `path` relative to `dirfd`, refusing to resolve outside it.
 /// Returns a file descriptor, or -1 with errno set (EXDEV: escapes `dirfd`; ELOOP: a symbolic link).
@@ -47,16 +42,6 @@ static inline int CShareLinux_start_writeback(int fd, int64_t offset, int64_t le
 /// pipe2(2) with O_CLOEXEC: both ends close on exec, with no window for another thread's spawn.
 static inline int CShareLinux_pipe_cloexec(int fds[2]) {
     return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
-}
-
-/// posix_spawn_file_actions_addchdir_np(3): the child changes to `path` before it runs.
-static inline int CShareLinux_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
-    return posix_spawn_file_actions_addchdir_np(actions, path);
-}
-
-/// posix_spawn_file_actions_addclosefrom_np(3): the child closes every descriptor from `lowest` up.
-static inline int CShareLinux_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 
 #endif

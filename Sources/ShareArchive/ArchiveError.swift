@@ -20,6 +20,10 @@ public enum ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooLarge(limit: UInt64)
     /// Writing the extracted files (or the archive) failed.
     case storageFailed(operation: String, path: String, reason: String)
+    /// The archive's entries are encrypted and no password was given.
+    case passwordRequired
+    /// The archive's entries are encrypted and the password given does not open them.
+    case wrongPassword
 
     /// A sentence for the user.
     public var description: String {
@@ -37,6 +41,8 @@ public enum ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyEntries(let limit): "the archive holds more than \(limit) entries; nothing was kept"
         case .tooLarge(let limit): "the archive expands to more than \(limit) bytes; nothing was kept"
         case .storageFailed(let operation, let path, let reason): "\(operation) '\(path)' failed: \(reason)"
+        case .passwordRequired: "the archive is protected by a password"
+        case .wrongPassword: "the password does not open the archive"
         }
     }
 }

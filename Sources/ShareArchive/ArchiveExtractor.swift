@@ -25,10 +25,13 @@ public enum ArchiveExtractor {
     ///   - archivePath: a tar (optionally gzip-compressed) or zip archive.
     ///   - destination: an existing empty folder; nothing is written outside it.
     ///   - limits: bounds on entries, expanded size and path lengths.
+    ///   - password: the password of an encrypted (AES) zip, UTF-8, if the user gave one.
     /// - Returns: what was written.
-    /// - Throws: ``ArchiveError``.
+    /// - Throws: ``ArchiveError``; ``ArchiveError/passwordRequired`` or ``ArchiveError/wrongPassword``
+    ///   for an encrypted zip without the right password.
     public static func extract(
-        archiveAt archivePath: String, into destination: String, limits: ArchiveLimits = .standard
+        archiveAt archivePath: String, into destination: String, limits: ArchiveLimits = .standard,
+        password: [UInt8]? = nil
     )
         throws(ArchiveError) -> ExtractionSummary
     {
@@ -37,7 +40,7 @@ public enum ArchiveExtractor {
             throw .storageFailed(operation: "opening", path: destination, reason: errorText())
         }
         defer { close(rootFD) }
-        let reader = try ArchiveReader(path: archivePath)
+        let reader = try ArchiveReader(path: archivePath, password: password)
         var extraction = Extraction(rootFD: rootFD, limits: limits)
         while let header = try reader.next() {
             try extraction.add(header, reader: reader)

@@ -27,14 +27,21 @@ final class ArchiveReader {
         var symlinkTarget: String?
         /// Whether the entry is a hard link.
         var isHardLink: Bool
+        /// Whether the entry's data is encrypted (a password-protected zip entry).
+        var isEncrypted: Bool
     }
 
     private let handle: OpaquePointer
+    private let hasPassword: Bool
+    private var currentIsEncrypted = false
 
     /// Opens `path` for reading.
+    /// - Parameters:
+    ///   - path: the archive.
+    ///   - password: the password of an encrypted zip (UTF-8, no NUL byte), if one was given.
     /// - Throws: ``ArchiveError/cannotOpen(path:reason:)`` when the file cannot be read,
     ///   ``ArchiveError/unreadable(reason:)`` when it is not a tar, tar.gz or zip archive.
-    init(path: String) throws(ArchiveError) {
+    init(path: String, password: [UInt8]? = nil) throws(ArchiveError) {
         guard access(path, R_OK) == 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
@@ -42,6 +49,14 @@ final class ArchiveReader {
             throw .cannotOpen(path: path, reason: "out of memory")
         }
         self.handle = handle
+        self.hasPassword = password != nil
+        if let password {
+            guard !password.contains(0) else { throw .wrongPassword }
+            let added = (password + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { archive_read_add_passphrase(handle, $0.baseAddress) }
+            }
+            guard added == ARCHIVE_OK else { throw .unreadable(reason: errorText) }
+        }
         archive_read_support_filter_gzip(handle)
         archive_read_support_format_tar(handle)
         archive_read_support_format_zip(handle)
@@ -66,9 +81,12 @@ final class ArchiveReader {
         let status = archive_read_next_header(handle, &entry)
         if status == ARCHIVE_EOF { return nil }
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+            if archive_read_has_encrypted_entries(handle) > 0 { throw hasPassword ? .wrongPassword : .passwordRequired }
             throw .unreadable(reason: errorText)
         }
         let type = UInt32(archive_entry_filetype(entry)) & CShareArchive_IFMT()
+        currentIsEncrypted = archive_entry_is_data_encrypted(entry) != 0
+        if currentIsEncrypted && !hasPassword { throw .passwordRequired }
         return Header(
             path: archive_entry_pathname_utf8(entry).map { String(cString: $0) },
             fileType: type,
@@ -77,14 +95,20 @@ final class ArchiveReader {
             size: archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil,
             symlinkTarget: type == CShareArchive_IFLNK()
                 ? archive_entry_symlink_utf8(entry).map { String(cString: $0) } : nil,
-            isHardLink: archive_entry_hardlink(entry) != nil)
+            isHardLink: archive_entry_hardlink(entry) != nil,
+            isEncrypted: currentIsEncrypted)
     }
 
     /// Reads the current entry's next bytes into `buffer`; returns the count (0 at the entry's end).
     /// - Throws: ``ArchiveError/unreadable(reason:)``.
+    /// - Throws: ``ArchiveError/unreadable(reason:)``; ``ArchiveError/wrongPassword`` when the
+    ///   entry is encrypted and the password does not decrypt it.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ArchiveError) -> Int {
         let count = archive_read_data(handle, buffer.baseAddress, buffer.count)
-        if count < 0 { throw .unreadable(reason: errorText) }
+        if count < 0 {
+            if currentIsEncrypted { throw hasPassword ? .wrongPassword : .passwordRequired }
+            throw .unreadable(reason: errorText)
+        }
         return count
     }
 

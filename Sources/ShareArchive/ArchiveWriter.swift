@@ -18,8 +18,13 @@ public final class ArchiveWriter {
     private var isClosed = false
 
     /// Creates the archive file at `path` (replacing any file there).
+    /// - Parameters:
+    ///   - path: the archive to write.
+    ///   - format: tar.gz or zip.
+    ///   - password: for a zip, encrypts every entry with AES-256 (WinZip AE-2, which libarchive,
+    ///     7-Zip and `bsdtar` read) under this password (UTF-8, no NUL byte).
     /// - Throws: ``ArchiveError/cannotOpen(path:reason:)``.
-    public init(path: String, format: ArchiveFormat) throws(ArchiveError) {
+    public init(path: String, format: ArchiveFormat, password: [UInt8]? = nil) throws(ArchiveError) {
         guard let handle = archive_write_new() else { throw .cannotOpen(path: path, reason: "out of memory") }
         self.handle = handle
         self.path = path
@@ -29,6 +34,19 @@ public final class ArchiveWriter {
             archive_write_set_format_pax_restricted(handle)
         case .zip:
             archive_write_set_format_zip(handle)
+        }
+        if let password {
+            guard format == .zip else { throw .cannotOpen(path: path, reason: "only zip archives take a password") }
+            guard !password.isEmpty, !password.contains(0) else {
+                throw .cannotOpen(path: path, reason: "a password must be at least one character, without NUL")
+            }
+            guard archive_write_set_options(handle, "zip:encryption=aes256") == ARCHIVE_OK else {
+                throw .cannotOpen(path: path, reason: errorText)
+            }
+            let set = (password + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { archive_write_set_passphrase(handle, $0.baseAddress) }
+            }
+            guard set == ARCHIVE_OK else { throw .cannotOpen(path: path, reason: errorText) }
         }
         guard archive_write_open_filename(handle, path) == ARCHIVE_OK else {
             throw .cannotOpen(path: path, reason: errorText)

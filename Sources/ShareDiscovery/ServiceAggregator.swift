@@ -34,6 +34,11 @@ struct ServiceAggregator {
         var isLocal: Bool
     }
 
+    /// The most service names kept at once (docs/SECURITY.md): a responder that advertises
+    /// thousands of services does not grow the table without bound; later names are ignored
+    /// until others go away.
+    static let maxNames = 256
+
     /// The service type and domain every instance shares.
     let type: String
     let domain: String
@@ -56,9 +61,13 @@ struct ServiceAggregator {
     /// The services reported so far, by name.
     var services: [String: DiscoveredService] { reported }
 
-    /// The browser saw a new instance; its resolution starts now. Produces no event.
-    mutating func instanceAdded(_ key: InstanceKey, isLocal: Bool) {
+    /// The browser saw a new instance; its resolution starts now. Produces no event. Returns false
+    /// (and keeps nothing) when the table is full and the name is new: nothing is resolved for it.
+    @discardableResult
+    mutating func instanceAdded(_ key: InstanceKey, isLocal: Bool) -> Bool {
+        if instances[key.name] == nil && instances.count >= Self.maxNames { return false }
         instances[key.name, default: [:]][key] = Instance(state: .resolving, isLocal: isLocal)
+        return true
     }
 
     /// A resolver found (or updated) the data of an instance.

@@ -47,32 +47,44 @@ public struct ApplicationManifest: Hashable, Sendable, Codable {
     }
 
     /// Parses a manifest from XML, binary or OpenStep property list bytes.
-    /// - Parameter data: the property list.
+    ///
+    /// A manifest as it sits in an Xcode project loads too: its C preprocessor lines (`#ifdef` ...
+    /// `#endif`) are skipped with a warning per line, and values holding Xcode build settings
+    /// (`$(PRODUCT_BUNDLE_IDENTIFIER)`, `${PRODUCT_NAME}`) are never used as identifiers or names.
+    /// - Parameters:
+    ///   - data: the property list.
+    ///   - bundleIdentifier: the application's identifier when the user gives it: it replaces
+    ///     `CFBundleIdentifier` and fills in every `$(PRODUCT_BUNDLE_IDENTIFIER)`.
     /// - Returns: the manifest, with any problems in ``warnings``.
     /// - Throws: ``ManifestError`` when the bytes are too large, not a property list, or not a dictionary.
-    public static func parse(_ data: Data) throws -> ApplicationManifest {
+    public static func parse(_ data: Data, bundleIdentifier: String? = nil) throws -> ApplicationManifest {
         guard data.count <= maximumSize else {
             throw ManifestError.tooLarge(byteCount: data.count, limit: maximumSize)
         }
+        let (cleaned, lineWarnings) = PreprocessorLines.strip(data)
         let root: Any
         do {
             var format = PropertyListSerialization.PropertyListFormat.xml
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+            root = try PropertyListSerialization.propertyList(from: cleaned, options: [], format: &format)
         } catch {
             throw ManifestError.notAPropertyList(reason: Self.shortReason(error))
         }
         guard let dictionary = PlistValue.dictionary(root) else {
             throw ManifestError.rootIsNotADictionary(found: PlistValue.kindName(root))
         }
-        var parser = ManifestParser()
+        var parser = ManifestParser(bundleIdentifier: bundleIdentifier, warnings: lineWarnings)
         return parser.parse(dictionary)
     }
 
     /// Reads and parses a manifest file.
-    /// - Parameter path: the file's path.
+    /// - Parameters:
+    ///   - path: the file's path.
+    ///   - bundleIdentifier: the application's identifier when the user gives it (see ``parse(_:bundleIdentifier:)``).
     /// - Returns: the manifest, with any problems in ``warnings``.
     /// - Throws: ``ManifestError``.
-    public static func load(contentsOfFile path: String) throws -> ApplicationManifest {
+    public static func load(contentsOfFile path: String, bundleIdentifier: String? = nil) throws
+        -> ApplicationManifest
+    {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = attributes?[.size] as? Int, size > maximumSize {
             throw ManifestError.tooLarge(byteCount: size, limit: maximumSize)
@@ -83,7 +95,7 @@ public struct ApplicationManifest: Hashable, Sendable, Codable {
         } catch {
             throw ManifestError.unreadable(path: path, reason: Self.shortReason(error))
         }
-        return try parse(data)
+        return try parse(data, bundleIdentifier: bundleIdentifier)
     }
 
     /// What `share types inspect` prints for this manifest.

@@ -27,7 +27,10 @@ public struct ApplicationRegistration: Hashable, Sendable, Codable {
         guard let identifier = manifest.bundleIdentifier, !identifier.isEmpty else {
             throw RegistrationError.missingApplicationIdentifier
         }
-        guard TypeIdentifier(identifier).isWellFormed, !identifier.contains(" ") else {
+        if let reference = BuildSettingReference.references(in: identifier).first {
+            throw RegistrationError.unexpandedApplicationIdentifier(identifier, setting: reference.text)
+        }
+        guard TypeIdentifier(identifier).isRecommendedForm else {
             throw RegistrationError.invalidApplicationIdentifier(identifier)
         }
         var importer: ShareImporter?
@@ -53,15 +56,17 @@ public struct ApplicationRegistration: Hashable, Sendable, Codable {
     ///   - path: the manifest (Info.plist-style, XML or binary); a relative path starts at the current directory.
     ///   - homeDirectory: what `~` stands for in importer paths.
     ///   - registeredAt: the registration time.
+    ///   - bundleIdentifier: the application's identifier when the user gives it (`--bundle-id`), for a
+    ///     manifest whose `CFBundleIdentifier` is an Xcode build setting.
     /// - Returns: the registration; its manifest's ``ApplicationManifest/warnings`` say what was messy.
     /// - Throws: ``ManifestError`` or ``RegistrationError``.
-    public static func load(manifestAt path: String, homeDirectory: String, registeredAt: Date = Date()) throws
-        -> ApplicationRegistration
-    {
+    public static func load(
+        manifestAt path: String, homeDirectory: String, registeredAt: Date = Date(), bundleIdentifier: String? = nil
+    ) throws -> ApplicationRegistration {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let normalized = ImporterPaths.normalize(absolute)
         let directory = normalized.split(separator: "/").dropLast().joined(separator: "/")
-        let manifest = try ApplicationManifest.load(contentsOfFile: normalized)
+        let manifest = try ApplicationManifest.load(contentsOfFile: normalized, bundleIdentifier: bundleIdentifier)
         let paths = ImporterPaths(baseDirectory: "/" + directory, homeDirectory: homeDirectory)
         return try ApplicationRegistration(manifest: manifest, paths: paths, registeredAt: registeredAt)
     }

@@ -1,11 +1,12 @@
-/// The content of a file clearly disagrees with its name: an ELF or a script named `.jpg`,
-/// PNG bytes named `.jpg`, text named `.png`. The content's type is used instead.
+/// The content of a file is a program (an ELF, PE or Mach-O header, or `#!`) while its name or
+/// the sender's declared type says it is something else: a program in disguise. The resolution
+/// keeps the type the name gives, and the item is never handed to an importer.
 public struct Contradiction: Hashable, Sendable, CustomStringConvertible {
-    /// The type the file name suggests.
+    /// The type the name (or the declared type) claims.
     public let nameType: TypeIdentifier
-    /// The type the content shows, which the resolution uses.
+    /// The kind of program the content is (`public.unix-executable`, `public.script`, ...).
     public let contentType: TypeIdentifier
-    /// What the content was recognised by (a MIME type's magic, an ELF header, `#!`, text).
+    /// What the content was recognised by (`an ELF executable`, `a script (#!/bin/sh)`).
     public let evidence: String
 
     /// Creates a contradiction.
@@ -17,6 +18,6 @@ public struct Contradiction: Hashable, Sendable, CustomStringConvertible {
 
     /// A sentence for the user.
     public var description: String {
-        "the name says \(nameType) but the content is \(evidence) (\(contentType)); the content's type is used"
+        "the name says \(nameType) but the content is \(evidence) (\(contentType)); it is never handed to an importer"
     }
 }

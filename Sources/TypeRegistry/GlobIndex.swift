@@ -1,8 +1,17 @@
-/// Filename patterns indexed for fast lookup, with shared-mime-info's selection rules.
+/// Filename patterns indexed for fast lookup, with the selection rules of shared-mime-info's
+/// reference implementation (GLib's xdgmime, which reads the same `mime.cache`):
 ///
-/// Literal names (`Makefile`) are matched before any pattern. Otherwise every matching
-/// pattern is collected, only those with the highest weight are kept, and of those only the
-/// longest patterns (so `*.tar.gz` beats `*.gz`). Case-insensitive patterns compare lower-cased.
+/// 1. Literal names (`Makefile`) are matched before any pattern: first ignoring case, then the
+///    case-sensitive ones in their case.
+/// 2. Otherwise `*suffix` patterns: only those of the longest suffix that matches (so `*.tar.gz`
+///    beats `*.gz`), compared lower-cased; when fewer than two types match that way, the
+///    case-sensitive patterns of the longest matching suffix in the name's own case join them
+///    (`main.C` matches both `*.c` and the C++ `*.C`).
+/// 3. Other patterns (`*.anim[1-9j]`, `README*`) join when fewer than two types matched so far.
+///
+/// The matches are ordered by weight, highest first (then case-sensitive first, then source
+/// preference and insertion order). Weights order the candidates; they do not drop any: when
+/// several types match a name, the content decides between them (spec §2.12, as GLib does).
 /// A suffix pattern needs at least one character before the suffix, so `.bashrc` is a name,
 /// not the extension `bashrc`.
 struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
@@ -33,7 +42,7 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
             order: count)
         count += 1
         entries.append(entry)
-        let key = caseSensitive ? pattern : pattern.lowercased()
+        let key = caseSensitive ? pattern : pattern.lowercasedIfNeeded()
         if !GlobPattern.hasWildcard(pattern) {
             literal[key, default: []].append(entry)
         } else if let tail = GlobPattern.simpleSuffix(key) {
@@ -43,44 +52,59 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// The best matches for a filename (see the type's rules), best first.
+    /// The matches for a filename (see the type's rules), best first.
     func matches(_ fileName: String) -> [Entry] {
         guard !fileName.isEmpty else { return [] }
-        let lower = fileName.lowercased()
-        var found: [Entry] = []
-        for entry in literal[fileName] ?? [] where entry.caseSensitive { found.append(entry) }
-        for entry in literal[lower] ?? [] where !entry.caseSensitive { found.append(entry) }
+        let lower = fileName.lowercasedIfNeeded()
+        var found: [Entry] = (literal[lower] ?? []).filter { !$0.caseSensitive }
+        if found.isEmpty { found = (literal[fileName] ?? []).filter(\.caseSensitive) }
         if found.isEmpty {
-            found = suffixMatches(fileName, caseSensitive: true) + suffixMatches(lower, caseSensitive: false)
-            let original = Array(fileName)
-            let lowered = Array(lower)
-            for (entry, characters) in complex
-            where GlobPattern.matches(entry.caseSensitive ? original : lowered, characters) {
-                found.append(entry)
+            found = longestSuffixMatches(lower, caseSensitive: false)
+            if Self.typeCount(found) < 2 { found += longestSuffixMatches(fileName, caseSensitive: true) }
+            if Self.typeCount(found) < 2 {
+                let original = Array(fileName)
+                let lowered = Array(lower)
+                for (entry, characters) in complex
+                where GlobPattern.matches(entry.caseSensitive ? original : lowered, characters) {
+                    found.append(entry)
+                }
             }
         }
-        guard let weight = found.map(\.weight).max() else { return [] }
-        found = found.filter { $0.weight == weight }
-        let length = found.map(\.length).max() ?? 0
-        found = found.filter { $0.length == length }
-        return found.sorted { a, b in
-            if a.caseSensitive != b.caseSensitive { return a.caseSensitive }
-            if a.priority != b.priority { return a.priority < b.priority }
-            return a.order < b.order
+        // One entry per payload, with its highest weight.
+        var best: [Payload: Entry] = [:]
+        var order: [Payload] = []
+        for entry in found {
+            if let known = best[entry.payload] {
+                if entry.weight > known.weight { best[entry.payload] = entry }
+            } else {
+                best[entry.payload] = entry
+                order.append(entry.payload)
+            }
         }
+        return order.compactMap { best[$0] }.enumerated().sorted { a, b in
+            if a.element.weight != b.element.weight { return a.element.weight > b.element.weight }
+            if a.element.caseSensitive != b.element.caseSensitive { return a.element.caseSensitive }
+            if a.element.priority != b.element.priority { return a.element.priority < b.element.priority }
+            return a.offset < b.offset
+        }.map(\.element)
     }
 
-    /// Entries whose pattern is exactly `*<suffix>` for a suffix of the name with a non-empty stem.
-    private func suffixMatches(_ name: String, caseSensitive: Bool) -> [Entry] {
-        var result: [Entry] = []
+    private static func typeCount(_ entries: [Entry]) -> Int {
+        Set(entries.map(\.payload)).count
+    }
+
+    /// Entries whose pattern is `*<suffix>` for the longest suffix of the name (with a non-empty
+    /// stem) that has entries of the given case sensitivity.
+    private func longestSuffixMatches(_ name: String, caseSensitive: Bool) -> [Entry] {
         var index = name.index(after: name.startIndex)
         while index < name.endIndex {
             if let entries = suffix[String(name[index...])] {
-                result += entries.filter { $0.caseSensitive == caseSensitive }
+                let matching = entries.filter { $0.caseSensitive == caseSensitive }
+                if !matching.isEmpty { return matching }
             }
             index = name.index(after: index)
         }
-        return result
+        return []
     }
 
     /// Entries whose pattern is `*.<ext>` for the given extension (any case).

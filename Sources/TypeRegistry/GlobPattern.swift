@@ -2,15 +2,15 @@
 enum GlobPattern {
     /// Whether the pattern contains a wildcard at all.
     static func hasWildcard(_ pattern: String) -> Bool {
-        pattern.contains("*") || pattern.contains("?") || pattern.contains("[")
+        pattern.utf8.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "[") }
     }
 
     /// The literal suffix of a `*suffix` pattern with no other wildcard, or `nil`.
     static func simpleSuffix(_ pattern: String) -> String? {
-        guard pattern.hasPrefix("*") else { return nil }
-        let rest = pattern.dropFirst()
-        guard !rest.isEmpty, !hasWildcard(String(rest)) else { return nil }
-        return String(rest)
+        guard pattern.utf8.first == UInt8(ascii: "*") else { return nil }
+        let rest = String(pattern.dropFirst())
+        guard !rest.isEmpty, !hasWildcard(rest) else { return nil }
+        return rest
     }
 
     /// Whether the whole name matches the pattern.

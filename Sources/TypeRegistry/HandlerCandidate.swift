@@ -12,8 +12,10 @@ public struct HandlerCandidate: Hashable, Sendable {
     public let match: HandlerMatch
     /// How the application imports.
     public let importer: ShareImporter?
-    /// Whether the application exports (owns) the type.
+    /// Whether the application's exported declaration of the type is the one in use (it owns the type).
     public let declaresType: Bool
+    /// Whether the application exports the type at all, in use or not.
+    public let exportsType: Bool
     /// When the application was registered.
     public let registeredAt: Date
 
@@ -21,7 +23,7 @@ public struct HandlerCandidate: Hashable, Sendable {
     public init(
         applicationID: String, applicationName: String, claim: HandlerClaim, match: HandlerMatch,
         importer: ShareImporter?,
-        declaresType: Bool, registeredAt: Date
+        declaresType: Bool, exportsType: Bool? = nil, registeredAt: Date
     ) {
         self.applicationID = applicationID
         self.applicationName = applicationName
@@ -29,6 +31,7 @@ public struct HandlerCandidate: Hashable, Sendable {
         self.match = match
         self.importer = importer
         self.declaresType = declaresType
+        self.exportsType = exportsType ?? declaresType
         self.registeredAt = registeredAt
     }
 

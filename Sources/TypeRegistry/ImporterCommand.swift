@@ -16,7 +16,8 @@ public struct ImporterCommand: Hashable, Sendable, Codable {
     public let arguments: [String]
     /// How long the command may run before it is stopped.
     public let timeout: Duration
-    /// The working directory (`Folder`), if the manifest gives one.
+    /// The store (`Folder`), if the manifest gives one: the working directory, and the only folder
+    /// ShareKit lets the command write besides its scratch `TMPDIR` (it runs confined by Landlock).
     public let workingDirectory: String?
 
     /// Creates a command; prefer ``ShareImporter/init(validating:paths:)``, which validates.

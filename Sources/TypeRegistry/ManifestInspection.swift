@@ -4,7 +4,8 @@
 /// ```json
 /// {"declaredTypes": [{"identifier", "declaration": "exported"|"imported", "conformsTo": [...],
 ///                     "extensions": [...], "mimeTypes": [...], "description", "isPackage"}],
-///  "documentTypes": [{"name", "role", "rank", "contentTypes": [...], "extensions": [...]}],
+///  "documentTypes": [{"name", "role", "rank", "contentTypes": [...], "extensions": [...], "mimeTypes": [...],
+///                     "osTypes": [...], "isPackage", "documentClass", "exportableTypes": [...], "icons": [...]}],
 ///  "warnings": [...]}
 /// ```
 /// Values are as declared: strings are trimmed of surrounding whitespace, a single string
@@ -58,6 +59,12 @@ public struct ManifestInspection: Hashable, Sendable, Codable {
                             ("rank", .optional(document.rank)),
                             ("contentTypes", .strings(document.contentTypes)),
                             ("extensions", .strings(document.extensions)),
+                            ("mimeTypes", .strings(document.mimeTypes)),
+                            ("osTypes", .strings(document.osTypes)),
+                            ("isPackage", document.isPackage.map(JSONText.bool) ?? .null),
+                            ("documentClass", .optional(document.documentClass)),
+                            ("exportableTypes", .strings(document.exportableTypes)),
+                            ("icons", .strings(document.icons)),
                         ])
                     })
             ),

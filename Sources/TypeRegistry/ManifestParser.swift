@@ -1,6 +1,15 @@
 /// Reads an Info.plist-style dictionary into an ``ApplicationManifest``, collecting warnings.
 struct ManifestParser {
     private(set) var warnings: [ManifestWarning] = []
+    /// The application's identifier given by the user (`--bundle-id`): it replaces
+    /// `CFBundleIdentifier` and fills in `$(PRODUCT_BUNDLE_IDENTIFIER)` everywhere.
+    private let bundleIdentifierOverride: String?
+
+    /// A parser; `warnings` are those found before the dictionary was read (preprocessor lines).
+    init(bundleIdentifier: String? = nil, warnings: [ManifestWarning] = []) {
+        self.bundleIdentifierOverride = bundleIdentifier
+        self.warnings = warnings
+    }
 
     private static let typeDeclarationKeys: Set<String> = [
         "UTTypeIdentifier", "UTTypeConformsTo", "UTTypeTagSpecification", "UTTypeDescription",
@@ -23,10 +32,26 @@ struct ManifestParser {
     /// Claimed types that mean "any file".
     static let wildcardTypes: Set<TypeIdentifier> = [.item, .data, .content]
 
-    mutating func parse(_ root: [String: Any]) -> ApplicationManifest {
-        let bundleIdentifier = optionalString(root, "CFBundleIdentifier", at: "")
-        let bundleName =
-            optionalString(root, "CFBundleName", at: "") ?? optionalString(root, "CFBundleDisplayName", at: "")
+    mutating func parse(_ declaredRoot: [String: Any]) -> ApplicationManifest {
+        var bundleIdentifier = optionalString(declaredRoot, "CFBundleIdentifier", at: "")
+        var root = declaredRoot
+        if let override = bundleIdentifierOverride {
+            let settings = [BuildSettingReference.bundleIdentifierSetting: override]
+            root = PlistValue.dictionary(Self.expand(declaredRoot, settings: settings)) ?? declaredRoot
+            if let declared = bundleIdentifier, BuildSettingReference.references(in: declared).isEmpty,
+                declared.lowercased() != override.lowercased()
+            {
+                warn("CFBundleIdentifier", "'\(declared)' is replaced by the identifier given, '\(override)'")
+            }
+            bundleIdentifier = override
+        } else if let declared = bundleIdentifier,
+            let reference = BuildSettingReference.references(in: declared).first
+        {
+            warn(
+                "CFBundleIdentifier",
+                Self.buildSettingPhrase(declared, reference) + "; give the application's identifier with --bundle-id")
+        }
+        let bundleName = usableName(root, "CFBundleName") ?? usableName(root, "CFBundleDisplayName")
 
         var declared: [(DeclaredType, location: String, positions: Positions)] = []
         for kind in [DeclarationKind.exported, .imported] {
@@ -143,10 +168,13 @@ struct ManifestParser {
         var resultIndex: [TypeIdentifier: Int] = [:]
         for (type, location, positions) in declared {
             let identifier = TypeIdentifier(type.identifier)
+            if holdsBuildSetting(type.identifier, at: "\(location).UTTypeIdentifier", "the declaration is ignored") {
+                continue
+            }
             guard identifier.isWellFormed else {
                 warn(
                     "\(location).UTTypeIdentifier",
-                    "'\(type.identifier)' is not a valid type identifier (letters, digits, '-' and '.'); the declaration is ignored"
+                    "'\(type.identifier)' is not a valid type identifier (no spaces, '/', ':' or '*', no empty label); the declaration is ignored"
                 )
                 continue
             }
@@ -169,6 +197,8 @@ struct ManifestParser {
                 let parent = TypeIdentifier(text)
                 if text.isEmpty {
                     warn(parentLocation, "empty identifier; ignored")
+                } else if holdsBuildSetting(text, at: parentLocation, "ignored") {
+                    continue
                 } else if !parent.isWellFormed {
                     warn(parentLocation, "'\(text)' is not a valid type identifier; ignored")
                 } else if parent == identifier {
@@ -254,10 +284,20 @@ struct ManifestParser {
         let contentList = indexedList(entry, "LSItemContentTypes", at: location)
         let extensionList = indexedList(entry, "CFBundleTypeExtensions", at: location)
         let mimeList = indexedList(entry, "CFBundleTypeMIMETypes", at: location)
-        let contentTypes = contentList.map(\.value)
-        let extensions = extensionList.map(\.value)
+        var isPackage: Bool?
+        if let raw = value(entry, "LSTypeIsPackage", at: location) {
+            isPackage = boolean(raw, at: "\(location).LSTypeIsPackage")
+        }
+        let icons =
+            [optionalString(entry, "CFBundleTypeIconFile", at: location)].compactMap { $0 }
+            + indexedList(entry, "CFBundleTypeIconFiles", at: location).map(\.value)
+            + [optionalString(entry, "CFBundleTypeIconName", at: location)].compactMap { $0 }
         let document = DocumentType(
-            name: name, role: roleText, rank: rankText, contentTypes: contentTypes, extensions: extensions)
+            name: name, role: roleText, rank: rankText, contentTypes: contentList.map(\.value),
+            extensions: extensionList.map(\.value), mimeTypes: mimeList.map(\.value),
+            osTypes: indexedList(entry, "CFBundleTypeOSTypes", at: location).map(\.value), isPackage: isPackage,
+            documentClass: optionalString(entry, "NSDocumentClass", at: location),
+            exportableTypes: indexedList(entry, "NSExportableTypes", at: location).map(\.value), icons: icons)
 
         var role = HandlerRole.viewer
         if let roleText {
@@ -297,6 +337,8 @@ struct ManifestParser {
             let identifier = TypeIdentifier(text)
             if text.isEmpty {
                 warn(itemLocation, "empty identifier; ignored")
+            } else if holdsBuildSetting(text, at: itemLocation, "ignored") {
+                continue
             } else if text == "*" || Self.wildcardTypes.contains(identifier) {
                 let wildcard = text == "*" ? TypeIdentifier.item : identifier
                 warn(itemLocation, "'\(text)' claims every file (a wildcard); it ranks below every specific claim")
@@ -329,18 +371,14 @@ struct ManifestParser {
         let claimedMIMETypes = cleanMIMETypes(
             specificMIME.map(\.value), at: "\(location).CFBundleTypeMIMETypes", indices: specificMIME.map(\.index))
 
-        var isPackage = false
-        if let raw = value(entry, "LSTypeIsPackage", at: location) {
-            isPackage = boolean(raw, at: "\(location).LSTypeIsPackage") ?? false
-        }
         if claimedTypes.isEmpty && claimedExtensions.isEmpty && claimedMIMETypes.isEmpty && wildcards.isEmpty {
             warn(location, "claims no usable type or extension; the document type is ignored")
             return (document, nil)
         }
         let claim = HandlerClaim(
             name: name, role: role, rank: rank, contentTypes: claimedTypes, filenameExtensions: claimedExtensions,
-            mimeTypes: claimedMIMETypes, isWildcard: !wildcards.isEmpty, wildcardTypes: wildcards, isPackage: isPackage,
-            index: index)
+            mimeTypes: claimedMIMETypes, isWildcard: !wildcards.isEmpty, wildcardTypes: wildcards,
+            isPackage: isPackage ?? false, index: index)
         return (document, claim)
     }
 
@@ -393,6 +431,41 @@ struct ManifestParser {
             }
         }
         return declaration
+    }
+
+    // MARK: - Xcode build settings
+
+    /// Whether `text` holds an Xcode build setting reference; if so, warns that it is `consequence`.
+    private mutating func holdsBuildSetting(_ text: String, at location: String, _ consequence: String) -> Bool {
+        guard let reference = BuildSettingReference.references(in: text).first else { return false }
+        let hint =
+            reference.name == BuildSettingReference.bundleIdentifierSetting
+            ? " (--bundle-id fills in \(reference.text))" : ""
+        warn(location, Self.buildSettingPhrase(text, reference) + "; " + consequence + hint)
+        return true
+    }
+
+    /// `'$(X)' is an Xcode build setting, which Xcode fills in when it builds the app`.
+    private static func buildSettingPhrase(_ text: String, _ reference: BuildSettingReference) -> String {
+        let what =
+            text == reference.text ? "is an Xcode build setting" : "holds the Xcode build setting \(reference.text)"
+        return "'\(text)' \(what), which Xcode fills in when it builds the app"
+    }
+
+    /// A name key's value, unless it holds an Xcode build setting (`$(PRODUCT_NAME)`), which is never shown.
+    private mutating func usableName(_ root: [String: Any], _ key: String) -> String? {
+        guard let text = optionalString(root, key, at: "") else { return nil }
+        return holdsBuildSetting(text, at: key, "the name is not used") ? nil : text
+    }
+
+    /// Every string value (not key) in a property list with the known build settings filled in.
+    private static func expand(_ value: Any, settings: [String: String]) -> Any {
+        if let text = PlistValue.string(value) { return BuildSettingReference.expand(text, settings: settings) }
+        if let list = PlistValue.array(value) { return list.map { expand($0, settings: settings) } }
+        if let dictionary = PlistValue.dictionary(value) {
+            return dictionary.mapValues { expand($0, settings: settings) }
+        }
+        return value
     }
 
     // MARK: - Values

@@ -1,6 +1,7 @@
 /// Merges built-in types, shared-mime-info and application manifests into a ``TypeRegistry``'s tables.
 struct RegistryBuilder {
-    private struct WorkingType {
+    /// A type being built (a class: the phases update it in place, no copy per access).
+    private final class WorkingType {
         var identifier: TypeIdentifier
         var parents: [TypeIdentifier]
         var declaredExtensions: [String]
@@ -11,6 +12,21 @@ struct RegistryBuilder {
         /// 0 built-in, 1 exported by an app, 2 shared-mime-info, 3 imported by an app.
         var priority: Int
         var order: Int
+
+        init(
+            identifier: TypeIdentifier, parents: [TypeIdentifier], declaredExtensions: [String], extensions: [String],
+            mimeTypes: [String], description: String?, origin: TypeOrigin, priority: Int, order: Int
+        ) {
+            self.identifier = identifier
+            self.parents = parents
+            self.declaredExtensions = declaredExtensions
+            self.extensions = extensions
+            self.mimeTypes = mimeTypes
+            self.description = description
+            self.origin = origin
+            self.priority = priority
+            self.order = order
+        }
     }
 
     private let builtins: [TypeDeclaration]
@@ -22,7 +38,7 @@ struct RegistryBuilder {
     private(set) var declarers: [TypeIdentifier: [TypeDeclarer]] = [:]
     private(set) var mimeIndex: [String: [TypeIdentifier]] = [:]
     private(set) var mimeToType: [String: TypeIdentifier] = [:]
-    private(set) var names = GlobIndex<TypeIdentifier>()
+    private(set) var names = GlobIndex<GlobTarget>()
     private(set) var ancestors: [TypeIdentifier: [TypeIdentifier]] = [:]
     private(set) var exporters: [TypeIdentifier: String] = [:]
 
@@ -45,6 +61,7 @@ struct RegistryBuilder {
         computeAncestors()
         indexNames()
         finishRecords()
+        reportExtensionCollisions()
         checkClaims()
     }
 
@@ -147,42 +164,62 @@ struct RegistryBuilder {
 
     // MARK: - shared-mime-info
 
+    /// Joins each shared-mime-info type to the declared type for the same files, as LaunchServices
+    /// equates a type with the tags it declares: first by MIME type (the type or one of its aliases
+    /// is a declared MIME tag), then by extension (one of its `*.ext` globs, which no other
+    /// shared-mime-info type has, is a declared extension). The joined type takes every glob, MIME
+    /// type and alias of the shared-mime-info type, so its magic and globs find the declared type.
+    /// Any other MIME type becomes a type of its own, `mime.<media>.<subtype>`.
     private mutating func joinSharedMimeInfo() {
-        for mime in database.definitions.keys.sorted() {
-            guard let definition = database.definitions[mime] else { continue }
-            let globExtensions = definition.globs.compactMap { glob -> String? in
-                guard !glob.caseSensitive, let suffix = GlobPattern.simpleSuffix(glob.pattern), suffix.hasPrefix("."),
-                    suffix.count > 1
-                else { return nil }
-                return suffix.dropFirst().lowercased()
+        // Each shared-mime-info type once: its names (type and aliases) and glob extensions.
+        let entries: [(mime: String, definition: MimeTypeDefinition, names: [String], extensions: [String])] =
+            database.sortedTypes.compactMap { mime in
+                guard let definition = database.definitions[mime] else { return nil }
+                return (mime, definition, [mime] + definition.aliases, Self.globExtensions(definition))
             }
-            let names = [mime] + definition.aliases
+        var unjoined: [Int] = []
+        for (position, entry) in entries.enumerated() {
             let index = mimeIndex
-            let target = names.compactMap { index[$0]?.first }.first
-            let identifier: TypeIdentifier
-            if let target, var type = working[target] {
-                identifier = target
-                for name in names where !type.mimeTypes.contains(name) { type.mimeTypes.append(name) }
-                for ext in globExtensions where !type.extensions.contains(ext) { type.extensions.append(ext) }
-                if type.description == nil { type.description = definition.comment }
-                working[target] = type
-                declarers[target, default: []].append(
-                    TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: false))
+            if let target = entry.names.lazy.compactMap({ index[$0]?.first }).first, working[target] != nil {
+                join(entry.mime, entry.definition, names: entry.names, extensions: entry.extensions, into: target)
             } else {
-                identifier = syntheticIdentifier(mime)
-                working[identifier] = WorkingType(
-                    identifier: identifier, parents: [], declaredExtensions: [], extensions: globExtensions,
-                    mimeTypes: names,
-                    description: definition.comment, origin: .sharedMimeInfo(mimeType: mime), priority: 2,
-                    order: order.count)
-                order.append(identifier)
-                declarers[identifier] = [TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: true)]
-                synthetic.append((mime, identifier))
+                unjoined.append(position)
             }
-            for name in names {
-                if mimeToType[name] == nil { mimeToType[name] = identifier }
-                if !(mimeIndex[name]?.contains(identifier) ?? false) { mimeIndex[name, default: []].append(identifier) }
+        }
+
+        var globOwners: [String: Int] = [:]
+        for entry in entries {
+            for ext in entry.extensions { globOwners[ext, default: 0] += 1 }
+        }
+        var declaredOwners: [String: TypeIdentifier] = [:]
+        let declared = order.compactMap { working[$0] }.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }
+        for type in declared where type.priority != 2 {
+            for ext in type.declaredExtensions where declaredOwners[ext] == nil {
+                declaredOwners[ext] = type.identifier
             }
+        }
+        var remaining: [Int] = []
+        for position in unjoined {
+            let entry = entries[position]
+            let unambiguous = entry.extensions.lazy.filter { globOwners[$0] == 1 }
+            if let target = unambiguous.compactMap({ declaredOwners[$0] }).first {
+                join(entry.mime, entry.definition, names: entry.names, extensions: entry.extensions, into: target)
+            } else {
+                remaining.append(position)
+            }
+        }
+
+        for position in remaining {
+            let entry = entries[position]
+            let identifier = syntheticIdentifier(entry.mime)
+            working[identifier] = WorkingType(
+                identifier: identifier, parents: [], declaredExtensions: [], extensions: entry.extensions,
+                mimeTypes: entry.names, description: entry.definition.comment,
+                origin: .sharedMimeInfo(mimeType: entry.mime), priority: 2, order: order.count)
+            order.append(identifier)
+            declarers[identifier] = [TypeDeclarer(origin: .sharedMimeInfo(mimeType: entry.mime), isInUse: true)]
+            synthetic.append((entry.mime, identifier))
+            index(entry.names, as: identifier)
         }
         for (mime, identifier) in synthetic {
             var parents: [TypeIdentifier] = []
@@ -197,18 +234,53 @@ struct RegistryBuilder {
         }
     }
 
+    /// Makes a shared-mime-info type (and its aliases) a tag of a declared type.
+    private mutating func join(
+        _ mime: String, _ definition: MimeTypeDefinition, names: [String], extensions: [String],
+        into target: TypeIdentifier
+    ) {
+        guard let type = working[target] else { return }
+        for name in names where !type.mimeTypes.contains(name) { type.mimeTypes.append(name) }
+        for ext in extensions where !type.extensions.contains(ext) { type.extensions.append(ext) }
+        if type.description == nil { type.description = definition.comment }
+        working[target] = type
+        declarers[target, default: []].append(TypeDeclarer(origin: .sharedMimeInfo(mimeType: mime), isInUse: false))
+        index(names, as: target)
+    }
+
+    private mutating func index(_ names: [String], as identifier: TypeIdentifier) {
+        for name in names {
+            if mimeToType[name] == nil { mimeToType[name] = identifier }
+            if !(mimeIndex[name]?.contains(identifier) ?? false) { mimeIndex[name, default: []].append(identifier) }
+        }
+    }
+
+    /// The extensions of a type's case-insensitive `*.ext` globs, lower-cased.
+    private static func globExtensions(_ definition: MimeTypeDefinition?) -> [String] {
+        var result: [String] = []
+        for glob in definition?.globs ?? [] where !glob.caseSensitive {
+            guard let suffix = GlobPattern.simpleSuffix(glob.pattern), suffix.hasPrefix("."), suffix.count > 1 else {
+                continue
+            }
+            let ext = suffix.dropFirst().lowercased()
+            if !result.contains(ext) { result.append(ext) }
+        }
+        return result
+    }
+
     /// `mime.<media>.<subtype>`, characters outside letters, digits, `-` and `.` replaced by `-`.
     private func syntheticIdentifier(_ mime: String) -> TypeIdentifier {
-        var text = "mime."
-        for scalar in mime.unicodeScalars {
-            switch scalar {
-            case "a"..."z", "0"..."9", "-", ".": text.unicodeScalars.append(scalar)
-            case "A"..."Z": text += String(scalar).lowercased()
-            case "/": text += "."
-            default: text += "-"
+        var bytes = Array("mime.".utf8)
+        for byte in mime.utf8 {
+            switch byte {
+            case 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E: bytes.append(byte)
+            case 0x41...0x5A: bytes.append(byte + 0x20)
+            case 0x2F: bytes.append(0x2E)
+            default: bytes.append(0x2D)
             }
         }
-        while text.hasSuffix(".") || text.hasSuffix("-") { text.removeLast() }
+        while let last = bytes.last, last == 0x2E || last == 0x2D { bytes.removeLast() }
+        let text = String(decoding: bytes, as: UTF8.self)
         var candidate = TypeIdentifier(text)
         var suffix = 2
         while working[candidate] != nil {
@@ -268,7 +340,7 @@ struct RegistryBuilder {
     /// the functional parent of their media type and `public.data`/`public.plain-text` if missing.
     private mutating func addImplicitParents() {
         guard working[.item] != nil else { return }
-        var types = working
+        let types = working
         var added: [RegistryWarning] = []
         var done: Set<TypeIdentifier> = []
         func closure(_ identifier: TypeIdentifier) -> Set<TypeIdentifier> {
@@ -320,7 +392,6 @@ struct RegistryBuilder {
             if !extra.isEmpty { types[identifier]?.parents += extra.filter { $0 != identifier } }
         }
         for identifier in order { fix(identifier) }
-        working = types
         warnings += added
     }
 
@@ -341,19 +412,22 @@ struct RegistryBuilder {
 
     // MARK: - Names, records, claims
 
+    /// The filename patterns: each declared extension as `*.ext` at shared-mime-info's default
+    /// weight 50, and every shared-mime-info glob with its weight and case sensitivity.
     private mutating func indexNames() {
         for identifier in order {
             guard let type = working[identifier], type.priority != 2 else { continue }
             for ext in type.declaredExtensions {
                 names.insert(
-                    pattern: "*." + ext, weight: 50, caseSensitive: false, payload: identifier, priority: type.priority)
+                    pattern: "*." + ext, weight: 50, caseSensitive: false,
+                    payload: GlobTarget(type: identifier, mimeType: nil), priority: type.priority)
             }
         }
         for (mime, glob) in database.allGlobs {
             guard let identifier = mimeToType[mime] else { continue }
             names.insert(
-                pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: identifier,
-                priority: 2)
+                pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive,
+                payload: GlobTarget(type: identifier, mimeType: mime), priority: 2)
         }
     }
 
@@ -370,6 +444,32 @@ struct RegistryBuilder {
             records[identifier] = TypeRecord(
                 identifier: type.identifier, conformsTo: type.parents, filenameExtensions: type.extensions,
                 mimeTypes: type.mimeTypes, description: type.description, origin: type.origin, isPackage: isPackage)
+        }
+    }
+
+    /// Reports every extension two different types claim when one of them is an application's
+    /// type: names alone cannot tell such files apart, so the content decides (see `resolve`).
+    private mutating func reportExtensionCollisions() {
+        var claimants: [String: [TypeIdentifier]] = [:]
+        var extensions: [String] = []
+        let ordered = order.compactMap { working[$0] }.sorted { ($0.priority, $0.order) < ($1.priority, $1.order) }
+        for type in ordered {
+            for ext in type.extensions where !(claimants[ext]?.contains(type.identifier) ?? false) {
+                if claimants[ext] == nil { extensions.append(ext) }
+                claimants[ext, default: []].append(type.identifier)
+            }
+        }
+        for ext in extensions.sorted() {
+            guard let types = claimants[ext], types.count > 1 else { continue }
+            let apps = types.compactMap(applicationID(of:))
+            guard !apps.isEmpty else { continue }
+            let described = types.map { "\($0) (\(working[$0]?.origin.description ?? "?"))" }
+            warnings.append(
+                RegistryWarning(
+                    kind: .extensionCollision, types: types, applicationIDs: apps,
+                    message:
+                        "extension collision: .\(ext) is claimed by \(described.joined(separator: " and ")); a file "
+                        + "named *.\(ext) gets the type its content's magic matches, otherwise \(types[0])"))
         }
     }
 
@@ -398,12 +498,25 @@ struct RegistryBuilder {
         for (type, apps) in owners.sorted(by: { $0.key < $1.key }) where apps.count > 1 {
             let exporter = exporters[type]
             let winner = apps.first { $0 == exporter } ?? apps[0]
+            let reason: String
+            if winner == exporter {
+                let otherExporters = apps.filter { app in
+                    app != winner && (declarers[type] ?? []).contains {
+                        if case .application(let id, .exported) = $0.origin { id == app } else { false }
+                    }
+                }
+                reason =
+                    otherExporters.isEmpty
+                    ? "it exports the type"
+                    : "its exported declaration is the one in use, registered first"
+            } else {
+                reason = "it was registered first"
+            }
             warnings.append(
                 RegistryWarning(
-                    kind: .conflictingOwners,
-                    type: type, applicationID: winner,
+                    kind: .conflictingOwners, types: [type], applicationIDs: apps,
                     message:
-                        "'\(type)' has conflicting owners: \(apps.joined(separator: ", ")) all claim rank Owner; \(winner) is chosen (\(winner == exporter ? "it exports the type" : "registered first"))"
+                        "'\(type)' has conflicting owners: \(apps.joined(separator: ", ")) all claim rank Owner; \(winner) is chosen (\(reason))"
                 ))
         }
     }

@@ -1,5 +1,6 @@
 /// A problem in the combined registry: conflicting declarations, squatting, dangling parents,
-/// conformance cycles, claims of types nobody declares, conflicting owners.
+/// conformance cycles, claims of types nobody declares, conflicting owners, two types claiming
+/// one filename extension.
 public struct RegistryWarning: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: String, Hashable, Sendable {
@@ -19,23 +20,42 @@ public struct RegistryWarning: Hashable, Sendable, CustomStringConvertible {
         case undeclaredClaim
         /// Several applications claim rank Owner of one type.
         case conflictingOwners
+        /// Two different types claim one filename extension, at least one of them an application's.
+        case extensionCollision
     }
 
     /// What kind of problem it is.
     public let kind: Kind
-    /// The type concerned, if any.
+    /// The type concerned, if any (the first of ``types``).
     public let type: TypeIdentifier?
-    /// The application concerned, if any.
+    /// The application concerned, if any (the first of ``applicationIDs``).
     public let applicationID: String?
+    /// Every type concerned.
+    public let types: [TypeIdentifier]
+    /// Every application concerned.
+    public let applicationIDs: [String]
     /// What is wrong and what the registry does about it.
     public let message: String
 
-    /// Creates a warning.
+    /// Creates a warning about one type and one application.
     public init(kind: Kind, type: TypeIdentifier? = nil, applicationID: String? = nil, message: String) {
+        self.init(kind: kind, types: type.map { [$0] } ?? [], applicationIDs: applicationID.map { [$0] } ?? [],
+            message: message)
+    }
+
+    /// Creates a warning about several types and applications.
+    public init(kind: Kind, types: [TypeIdentifier], applicationIDs: [String], message: String) {
         self.kind = kind
-        self.type = type
-        self.applicationID = applicationID
+        self.type = types.first
+        self.applicationID = applicationIDs.first
+        self.types = types
+        self.applicationIDs = applicationIDs
         self.message = message
+    }
+
+    /// Whether the warning concerns an application (compared ignoring case).
+    public func concerns(applicationID: String) -> Bool {
+        applicationIDs.contains { $0.lowercased() == applicationID.lowercased() }
     }
 
     /// The message.

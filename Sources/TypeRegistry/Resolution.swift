@@ -6,7 +6,7 @@ public struct Resolution: Hashable, Sendable {
         case directory
         /// The file name (its extensions or literal name).
         case fileName
-        /// The content (magic, an executable header, or the text heuristic).
+        /// The content (magic, or the text heuristic).
         case content
         /// The sender's declared type, which the name and content did not contradict.
         case declaredType
@@ -18,6 +18,9 @@ public struct Resolution: Hashable, Sendable {
     public let fileName: String
     /// The chosen type: what importers are picked for.
     public let type: TypeIdentifier
+    /// The MIME type of the result: the shared-mime-info type whose glob or magic decided, or
+    /// ``TypeRegistry/preferredMIMEType(for:)`` of ``type``. Always usable (`type/subtype`).
+    public let mimeType: String
     /// What the choice rests on.
     public let basis: Basis
     /// The types the name suggests, best first.
@@ -28,10 +31,11 @@ public struct Resolution: Hashable, Sendable {
     public let contentMIMEType: String?
     /// The sender's declared type, as understood (a MIME type is mapped to a type).
     public let declaredType: TypeIdentifier?
-    /// Set when the content clearly contradicts the name; the content won.
+    /// Set when the content is a program while the name or the declared type says it is something
+    /// else: a disguise, never handed to an importer. The type stays what the name says.
     public let contradiction: Contradiction?
-    /// Whether the content is a program: an ELF, PE or Mach-O executable, a `#!` script, or a type
-    /// conforming to `public.executable` or `public.script` by magic.
+    /// Whether the content is a program: an ELF, PE or Mach-O executable or a `#!` script, by its
+    /// first bytes, whatever its type.
     public let isExecutable: Bool
     /// Whether the type is known and specific: not dynamic, not merely `public.data`/`public.item`.
     public let isResolved: Bool
@@ -45,12 +49,14 @@ public struct Resolution: Hashable, Sendable {
 
     /// Creates a resolution.
     public init(
-        fileName: String, type: TypeIdentifier, basis: Basis, nameTypes: [TypeIdentifier], contentType: TypeIdentifier?,
+        fileName: String, type: TypeIdentifier, mimeType: String, basis: Basis, nameTypes: [TypeIdentifier],
+        contentType: TypeIdentifier?,
         contentMIMEType: String?, declaredType: TypeIdentifier?, contradiction: Contradiction?, isExecutable: Bool,
         isResolved: Bool, isSafe: Bool, warnings: [String], trace: [String]
     ) {
         self.fileName = fileName
         self.type = type
+        self.mimeType = mimeType
         self.basis = basis
         self.nameTypes = nameTypes
         self.contentType = contentType

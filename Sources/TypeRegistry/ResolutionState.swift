@@ -8,6 +8,8 @@ struct ResolutionState {
     var contentMIMEType: String?
     var declaredType: TypeIdentifier?
     var contradiction: Contradiction?
+    /// The MIME type the decision settled on, when it names one (a glob's or magic's type).
+    var mimeType: String?
     var isExecutable = false
     var isResolved = false
     var isSafe = false
@@ -18,25 +20,28 @@ struct ResolutionState {
         self.fileName = fileName
     }
 
-    init(copying other: ResolutionState, isResolved: Bool, isSafe: Bool) {
+    init(copying other: ResolutionState, isResolved: Bool, isSafe: Bool, mimeType: String) {
         self = other
         self.isResolved = isResolved
         self.isSafe = isSafe
+        self.mimeType = mimeType
     }
 
-    mutating func choose(_ type: TypeIdentifier, _ basis: Resolution.Basis, _ note: String) {
+    mutating func choose(_ type: TypeIdentifier, _ basis: Resolution.Basis, mime: String? = nil, _ note: String) {
         self.type = type
         self.basis = basis
+        self.mimeType = mime
         trace.append(note)
     }
 
-    func finished(isResolved: Bool, isSafe: Bool) -> Resolution {
-        ResolutionState(copying: self, isResolved: isResolved, isSafe: isSafe).resolution
+    func finished(isResolved: Bool, isSafe: Bool, mimeType: String) -> Resolution {
+        ResolutionState(copying: self, isResolved: isResolved, isSafe: isSafe, mimeType: mimeType).resolution
     }
 
     var resolution: Resolution {
         Resolution(
-            fileName: fileName, type: type, basis: basis, nameTypes: nameTypes, contentType: contentType,
+            fileName: fileName, type: type, mimeType: mimeType ?? "application/octet-stream", basis: basis,
+            nameTypes: nameTypes, contentType: contentType,
             contentMIMEType: contentMIMEType, declaredType: declaredType, contradiction: contradiction,
             isExecutable: isExecutable,
             isResolved: isResolved, isSafe: isSafe, warnings: warnings, trace: trace)

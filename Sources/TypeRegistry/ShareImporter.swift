@@ -5,7 +5,7 @@
 /// | `copy` | the file is copied into `Folder` | `Folder` |
 /// | `move` | the file is moved into `Folder` | `Folder` |
 /// | `unpack` | a bundle is unpacked into the app's document store `Folder` under the next free name | `Folder` |
-/// | `command` | `Arguments` is run without a shell, `%f` replaced by the file's path, stopped after `Timeout` seconds (default 60) | `Arguments`, `Timeout`, optional `Folder` as working directory |
+/// | `command` | `Arguments` is run without a shell, `%f` replaced by the file's path, stopped after `Timeout` seconds (default 60) | `Arguments`, `Timeout`, optional `Folder`: its store (working directory, the only folder ShareKit lets it write) |
 ///
 /// Relative paths are resolved against the manifest's directory, `~` against the home
 /// directory (see ``ImporterPaths``). Several applications may share one folder (an app group).
@@ -127,7 +127,7 @@ public enum ShareImporter: Hashable, Sendable, Codable {
         }
     }
 
-    /// The destination folder (or, for a command, its working directory), if any.
+    /// The destination folder (or, for a command, its store and working directory), if any.
     public var folder: String? {
         switch self {
         case .copy(let folder), .move(let folder), .unpack(let folder): folder

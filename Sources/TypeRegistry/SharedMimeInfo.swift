@@ -1,13 +1,17 @@
 public import Foundation
 
 /// The freedesktop shared-mime-info database: MIME types with their globs, magic rules,
-/// aliases and `sub-class-of` parents, read from the package XML files.
+/// aliases and `sub-class-of` parents, read from the package XML files or from the compiled
+/// `mime.cache` (``parse(cache:source:)``).
 ///
 /// Package directories are given highest precedence first, as `XDG_DATA_HOME` then
 /// `XDG_DATA_DIRS` list them; later information overrides earlier, so they are read lowest
 /// precedence first, and within a directory `Override.xml` is read last. `<glob-deleteall/>`
 /// and `<magic-deleteall/>` discard what lower-precedence files said. Unreadable files and
 /// unusable values become ``warnings``; loading never fails.
+///
+/// Magic rules are tried in the order `update-mime-database` writes them into `mime.cache`, the
+/// order GLib's xdgmime tries them in: higher priority first, then by media type and subtype.
 public struct SharedMimeInfo: Sendable {
     /// The largest package file read, in bytes.
     public static let maximumFileSize = 32 * 1024 * 1024
@@ -20,8 +24,10 @@ public struct SharedMimeInfo: Sendable {
     public private(set) var warnings: [String] = []
     /// The package files read, in reading order.
     public private(set) var sources: [String] = []
-    private var globs = GlobIndex<String>()
-    private var magicTypes: [(mimeType: String, rules: [MagicRule])] = []
+    /// Every type's canonical name, sorted: the order types are indexed and joined in.
+    private(set) var sortedTypes: [String] = []
+    /// Every magic rule with its type, in the order they are tried.
+    private var magic: [(mimeType: String, rule: MagicRule)] = []
 
     /// An empty database.
     public init() {}
@@ -57,6 +63,38 @@ public struct SharedMimeInfo: Sendable {
         return database
     }
 
+    /// Reads a compiled `mime.cache` given in memory (see ``MimeCacheReader``). The cache holds no
+    /// comments, so definitions read from it have none.
+    /// - Parameters:
+    ///   - bytes: the file's content.
+    ///   - source: its path, for messages.
+    /// - Throws: ``MimeCacheError`` when the bytes are not a cache of version 1.1 or 1.2, or are damaged.
+    public static func parse(cache bytes: [UInt8], source: String) throws(MimeCacheError) -> SharedMimeInfo {
+        var reader = MimeCacheReader(bytes: bytes, source: source)
+        var database = SharedMimeInfo()
+        database.definitions = try reader.definitions()
+        database.sources = [source]
+        database.finish()
+        return database
+    }
+
+    /// The databases of several directories as one, given lowest precedence first: a type's globs,
+    /// magic, parents and aliases add up; its comment is the last one given.
+    public static func combining(_ databases: [SharedMimeInfo]) -> SharedMimeInfo {
+        guard databases.count != 1 else { return databases[0] }
+        var combined = SharedMimeInfo()
+        for database in databases {
+            combined.sources += database.sources
+            combined.warnings += database.warnings
+            for type in database.definitions.keys.sorted() {
+                guard let definition = database.definitions[type] else { continue }
+                combined.merge(SharedMimeInfoParser.Element(definition: definition))
+            }
+        }
+        combined.finish()
+        return combined
+    }
+
     /// Parses package XML documents given in memory, lowest precedence first (for tests and tools).
     /// - Parameter documents: `(source name, XML bytes)` pairs.
     public static func parse(_ documents: [(source: String, xml: Data)]) -> SharedMimeInfo {
@@ -86,6 +124,39 @@ public struct SharedMimeInfo: Sendable {
     }
 
     // MARK: - Queries
+
+    /// The untranslated `<comment>` of a type file `update-mime-database` writes beside the cache
+    /// (`…/mime/image/png.xml`), which `mime.cache` lacks; `nil` when there is none or the bytes are
+    /// not such a file.
+    public static func comment(inTypeFile bytes: [UInt8]) -> String? {
+        var reader = XMLReader(bytes: bytes)
+        var depth = 0
+        var inComment = false
+        var text = ""
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .start(let name, let attributes):
+                    depth += 1
+                    if depth == 1 && name != "mime-type" { return nil }
+                    inComment = depth == 2 && name == "comment" && attributes["xml:lang"] == nil
+                case .end:
+                    if inComment { return text.trimmingTypeWhitespace() }
+                    depth -= 1
+                case .text(let range, let isCDATA):
+                    if inComment { text += reader.text(range, isCDATA: isCDATA) }
+                }
+            }
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    /// Records a problem found while loading (for example a damaged `mime.cache`).
+    public mutating func addWarning(_ warning: String) {
+        warnings.append(warning)
+    }
 
     /// The canonical name of a MIME type (aliases resolved, lower-cased, parameters dropped);
     /// `nil` when the text is not a MIME type.
@@ -129,7 +200,14 @@ public struct SharedMimeInfo: Sendable {
     }
 
     /// The MIME types whose globs best match a file name (see ``GlobIndex``), best first.
+    /// (It indexes the globs on each call: the registry keeps its own index.)
     public func mimeTypes(forFileName fileName: String) -> [(mimeType: String, glob: MimeGlob)] {
+        var globs = GlobIndex<String>()
+        for (type, glob) in allGlobs {
+            globs.insert(
+                pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: type,
+                priority: 0)
+        }
         var seen: Set<String> = []
         return globs.matches(fileName).compactMap { entry in
             guard seen.insert(entry.payload).inserted else { return nil }
@@ -140,46 +218,47 @@ public struct SharedMimeInfo: Sendable {
         }
     }
 
-    /// Every MIME type whose magic matches the first bytes of a file, with the best rule's
-    /// priority; highest priority first, a subclass before its parent at equal priority.
+    /// Every MIME type whose magic matches the first bytes of a file, with the priority of its first
+    /// matching rule, in the order the rules are tried (priority, then media type and subtype): the
+    /// first is what the spec's magic step answers.
     /// - Parameter bytes: the start of the file (a few KiB is plenty).
     public func sniff(_ bytes: [UInt8]) -> [(mimeType: String, priority: Int)] {
         guard !bytes.isEmpty else { return [] }
         var found: [(mimeType: String, priority: Int)] = []
-        for (mimeType, rules) in magicTypes {
-            var best: Int?
-            for rule in rules where rule.priority > (best ?? -1) && rule.matches(bytes) { best = rule.priority }
-            if let best { found.append((mimeType, best)) }
+        var seen: Set<String> = []
+        for (mimeType, rule) in magic where !seen.contains(mimeType) && rule.matches(bytes) {
+            seen.insert(mimeType)
+            found.append((mimeType, rule.priority))
         }
-        return found.sorted { a, b in
-            if a.priority != b.priority { return a.priority > b.priority }
-            let aSub = isSubclass(a.mimeType, of: b.mimeType)
-            let bSub = isSubclass(b.mimeType, of: a.mimeType)
-            if aSub != bSub { return aSub }
-            return a.mimeType < b.mimeType
-        }
+        return found
     }
 
-    /// Whether bytes look like text: no ASCII control characters other than tab, line feed,
-    /// form feed, carriage return and escape in the first 128 bytes (high-bit bytes count as
-    /// text, since they may be UTF-8). Empty input is not text.
+    /// The first magic match, as the spec's magic step answers; `nil` when no rule matches.
+    public func sniffFirst(_ bytes: [UInt8]) -> (mimeType: String, priority: Int)? {
+        guard !bytes.isEmpty else { return nil }
+        for (mimeType, rule) in magic where rule.matches(bytes) { return (mimeType, rule.priority) }
+        return nil
+    }
+
+    /// Whether data counts as text when no magic rule matches it (spec §2.12), as GLib decides:
+    /// text when its first 128 bytes hold no control character other than tab, line feed and
+    /// carriage return, or when none of its bytes is a control character other than tab, line
+    /// feed, form feed, carriage return and backspace. Bytes above 0x7F count as text (they may be
+    /// UTF-8). Empty data is text (a new, empty file is a text file).
     public static func looksLikeText(_ bytes: [UInt8]) -> Bool {
-        guard !bytes.isEmpty else { return false }
-        for byte in bytes.prefix(128) {
+        if bytes.prefix(128).allSatisfy({ $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return true }
+        return bytes.allSatisfy { byte in
             switch byte {
-            case 0x09, 0x0A, 0x0C, 0x0D, 0x1B: continue
-            case 0x00..<0x20, 0x7F: return false
-            default: continue
+            case 0x08, 0x09, 0x0A, 0x0C, 0x0D: true
+            case 0x00..<0x20, 0x7F: false
+            default: true
             }
         }
-        return true
     }
 
     /// Every glob of every type, for the registry's own index.
     var allGlobs: [(mimeType: String, glob: MimeGlob)] {
-        globs.entries.map {
-            ($0.payload, MimeGlob(pattern: $0.pattern, weight: $0.weight, caseSensitive: $0.caseSensitive))
-        }
+        sortedTypes.flatMap { type in (definitions[type]?.globs ?? []).map { (type, $0) } }
     }
 
     // MARK: - Building
@@ -189,34 +268,37 @@ public struct SharedMimeInfo: Sendable {
         parser.parse(bytes)
         sources.append(source)
         warnings += parser.warnings
-        for element in parser.elements {
-            let type = element.definition.mimeType
-            guard var existing = definitions[type] else {
-                definitions[type] = element.definition
-                continue
-            }
-            if element.deletesGlobs { existing.globs.removeAll() }
-            for glob in element.definition.globs where !existing.globs.contains(glob) { existing.globs.append(glob) }
-            if element.deletesMagic { existing.magic.removeAll() }
-            existing.magic += element.definition.magic
-            if let comment = element.definition.comment { existing.comment = comment }
-            if let acronym = element.definition.acronym { existing.acronym = acronym }
-            if let expanded = element.definition.expandedAcronym { existing.expandedAcronym = expanded }
-            if let icon = element.definition.genericIcon { existing.genericIcon = icon }
-            for alias in element.definition.aliases where !existing.aliases.contains(alias) {
-                existing.aliases.append(alias)
-            }
-            for parent in element.definition.parents where !existing.parents.contains(parent) {
-                existing.parents.append(parent)
-            }
-            existing.sources += element.definition.sources
-            definitions[type] = existing
+        for element in parser.elements { merge(element) }
+    }
+
+    private mutating func merge(_ element: SharedMimeInfoParser.Element) {
+        let type = element.definition.mimeType
+        guard var existing = definitions[type] else {
+            definitions[type] = element.definition
+            return
         }
+        if element.deletesGlobs { existing.globs.removeAll() }
+        for glob in element.definition.globs where !existing.globs.contains(glob) { existing.globs.append(glob) }
+        if element.deletesMagic { existing.magic.removeAll() }
+        existing.magic += element.definition.magic
+        if let comment = element.definition.comment { existing.comment = comment }
+        if let acronym = element.definition.acronym { existing.acronym = acronym }
+        if let expanded = element.definition.expandedAcronym { existing.expandedAcronym = expanded }
+        if let icon = element.definition.genericIcon { existing.genericIcon = icon }
+        for alias in element.definition.aliases where !existing.aliases.contains(alias) {
+            existing.aliases.append(alias)
+        }
+        for parent in element.definition.parents where !existing.parents.contains(parent) {
+            existing.parents.append(parent)
+        }
+        existing.sources += element.definition.sources
+        definitions[type] = existing
     }
 
     private mutating func finish() {
         aliases = [:]
-        for type in definitions.keys.sorted() {
+        sortedTypes = definitions.keys.sorted()
+        for type in sortedTypes {
             guard let definition = definitions[type] else { continue }
             for alias in definition.aliases {
                 if definitions[alias] != nil {
@@ -228,16 +310,21 @@ public struct SharedMimeInfo: Sendable {
                 }
             }
         }
-        globs = GlobIndex<String>()
-        magicTypes = []
-        for type in definitions.keys.sorted() {
+        magic = []
+        for type in sortedTypes {
             guard let definition = definitions[type] else { continue }
-            for glob in definition.globs {
-                globs.insert(
-                    pattern: glob.pattern, weight: glob.weight, caseSensitive: glob.caseSensitive, payload: type,
-                    priority: 0)
-            }
-            if !definition.magic.isEmpty { magicTypes.append((type, definition.magic)) }
+            for rule in definition.magic { magic.append((type, rule)) }
         }
+        // update-mime-database's order: priority, then media type, then subtype (stable otherwise).
+        let keys = magic.enumerated().map { index, entry in
+            let type = MIMEType.split(entry.mimeType)
+            return (priority: entry.rule.priority, media: type.media, subtype: type.subtype, index: index)
+        }
+        magic = keys.sorted { a, b in
+            if a.priority != b.priority { return a.priority > b.priority }
+            if a.media != b.media { return a.media < b.media }
+            if a.subtype != b.subtype { return a.subtype < b.subtype }
+            return a.index < b.index
+        }.map { magic[$0.index] }
     }
 }

@@ -20,7 +20,7 @@ public struct TypeIdentifier: RawRepresentable, Hashable, Comparable, Sendable, 
     public init(rawValue: String) {
         let trimmed = rawValue.trimmingTypeWhitespace()
         self.rawValue = trimmed
-        self.normalized = trimmed.lowercased()
+        self.normalized = trimmed.lowercasedIfNeeded()
     }
 
     /// Creates an identifier from its text; surrounding whitespace is removed.
@@ -75,18 +75,39 @@ public struct TypeIdentifier: RawRepresentable, Hashable, Comparable, Sendable, 
         isPublic || isDynamic || normalized.hasPrefix("com.apple.")
     }
 
-    /// Whether the text is a usable identifier: not empty, made of ASCII letters, digits, `-`, `.`
-    /// and characters above U+007F, with no empty label (`a..b`, a leading or trailing dot).
+    /// Whether the text is a usable identifier, by the rules LaunchServices applies to the types apps
+    /// declare: dot-separated labels, none empty, of printable characters other than whitespace, the
+    /// path separators `/` and `:` (which Apple prohibits in identifiers) and `*` (the wildcard of
+    /// `LSItemContentTypes`). Apple recommends ASCII letters, digits, `-` and `.` plus anything above
+    /// U+007F (see ``isRecommendedForm``), but apps ship identifiers beyond that set, such as MacVim's
+    /// `org.vim.pch++-file` or `com.example.my_type`, and macOS registers them.
     public var isWellFormed: Bool {
-        guard !rawValue.isEmpty else { return false }
+        guard !rawValue.isEmpty, !rawValue.hasPrefix("."), !rawValue.hasSuffix("."), !rawValue.contains("..") else {
+            return false
+        }
         for scalar in rawValue.unicodeScalars {
             switch scalar.value {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E: continue
-            case 0x80...: continue
-            default: return false
+            case 0x21...0x7E:
+                if scalar == "/" || scalar == ":" || scalar == "*" { return false }
+            case 0x80...:
+                if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control { return false }
+            default:
+                return false
             }
         }
-        return !rawValue.hasPrefix(".") && !rawValue.hasSuffix(".") && !rawValue.contains("..")
+        return true
+    }
+
+    /// Whether the identifier uses only the characters Apple recommends: ASCII letters, digits, `-`
+    /// and `.` and characters above U+007F, in non-empty labels (the rule for `CFBundleIdentifier`).
+    public var isRecommendedForm: Bool {
+        guard isWellFormed else { return false }
+        return rawValue.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x80...: true
+            default: false
+            }
+        }
     }
 }
 
@@ -140,10 +161,20 @@ extension TypeIdentifier {
 extension String {
     /// The string without surrounding spaces, tabs and line breaks (including non-breaking spaces).
     func trimmingTypeWhitespace() -> String {
+        // Fast path: printable ASCII at both ends (nearly every identifier, MIME type and extension).
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         guard let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
         return String(scalars[first...last])
+    }
+
+    /// The string lower-cased, without a new string when it has no upper-case ASCII letter and is all ASCII.
+    func lowercasedIfNeeded() -> String {
+        for byte in utf8 where (0x41...0x5A).contains(byte) || byte >= 0x80 { return lowercased() }
+        return self
     }
 }

@@ -8,6 +8,10 @@ extension TypeRegistry {
         var candidates: [HandlerCandidate] = []
         var excluded: [HandlerCandidate] = []
         let name = fileName.map { Self.lastPathComponent($0).lowercased() }
+        let exportingApps = Set(
+            (declarers[type] ?? []).compactMap { declarer -> String? in
+                if case .application(let id, .exported) = declarer.origin { id.lowercased() } else { nil }
+            })
         for application in applications {
             var best: HandlerCandidate?
             var bestExcluded: HandlerCandidate?
@@ -18,6 +22,7 @@ extension TypeRegistry {
                     match: match,
                     importer: application.importer,
                     declaresType: exporters[type]?.lowercased() == application.applicationID.lowercased(),
+                    exportsType: exportingApps.contains(application.applicationID.lowercased()),
                     registeredAt: application.registeredAt)
                 if claim.canHandle {
                     if best.map({ HandlerRanking.precedes(candidate, $0) }) ?? true { best = candidate }
@@ -35,10 +40,10 @@ extension TypeRegistry {
         var conflicts: [String] = []
         if let first = candidates.first {
             for other in candidates.dropFirst() {
-                guard let reason = HandlerRanking.tieBreak(first, other) else { break }
+                guard let reason = HandlerRanking.tieBreak(first, other, type: type) else { break }
                 let kind = first.rank == .owner && !first.match.isWildcard ? "conflicting owners" : "tie"
                 conflicts.append(
-                    "\(kind): \(first.applicationID) and \(other.applicationID) both claim \(type) at rank \(first.rank.rawValue) (\(first.match)); \(first.applicationID) wins because \(reason)"
+                    "\(kind): \(first.applicationID) and \(other.applicationID) both claim \(type) at rank \(first.rank.rawValue) (\(first.match)); \(first.applicationID) wins: \(reason)"
                 )
             }
         }
@@ -113,7 +118,7 @@ extension TypeRegistry {
         let ranking = handlers(for: identifier)
         // Owner conflicts are in the ranking's own words.
         let conflicts =
-            warnings.filter { $0.type == identifier && $0.kind != .conflictingOwners }.map(\.message)
+            warnings.filter { $0.types.contains(identifier) && $0.kind != .conflictingOwners }.map(\.message)
             + ranking.conflicts
         return TypeExplanation(
             record: record, supertypes: supertypes(of: identifier),

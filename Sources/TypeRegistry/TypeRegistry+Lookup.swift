@@ -50,8 +50,23 @@ extension TypeRegistry {
 
     /// A shortest chain of parents from `identifier` to `ancestor`, both included, or `nil`.
     public func conformancePath(from identifier: TypeIdentifier, to ancestor: TypeIdentifier) -> [TypeIdentifier]? {
-        if identifier == ancestor { return [identifier] }
         var previous: [TypeIdentifier: TypeIdentifier] = [:]
+        let found = breadthFirst(from: identifier) { type, child in
+            if let child { previous[type] = child }
+            return type == ancestor ? type : nil
+        }
+        guard found != nil else { return nil }
+        var path = [ancestor]
+        while let back = previous[path[path.count - 1]] { path.append(back) }
+        return path.reversed()
+    }
+
+    /// Visits a type, then its supertypes nearest first (breadth-first), each once, with the type
+    /// it was reached from; the first non-`nil` answer of `visit` ends the walk and is returned.
+    func breadthFirst<Answer>(
+        from identifier: TypeIdentifier, _ visit: (TypeIdentifier, TypeIdentifier?) -> Answer?
+    ) -> Answer? {
+        if let answer = visit(identifier, nil) { return answer }
         var queue = [identifier]
         var seen: Set<TypeIdentifier> = [identifier]
         var index = 0
@@ -59,16 +74,7 @@ extension TypeRegistry {
             let current = queue[index]
             index += 1
             for parent in directParents(of: current) where seen.insert(parent).inserted {
-                previous[parent] = current
-                if parent == ancestor {
-                    var path = [parent]
-                    var step = parent
-                    while let back = previous[step] {
-                        path.append(back)
-                        step = back
-                    }
-                    return path.reversed()
-                }
+                if let answer = visit(parent, current) { return answer }
                 queue.append(parent)
             }
         }
@@ -116,7 +122,7 @@ extension TypeRegistry {
             return a.order < b.order
         }
         var seen: Set<TypeIdentifier> = []
-        return entries.compactMap { seen.insert($0.payload).inserted ? records[$0.payload] : nil }
+        return entries.compactMap { seen.insert($0.payload.type).inserted ? records[$0.payload.type] : nil }
     }
 
     /// The preferred type for a filename extension, or a dynamic type when nobody declares it.
@@ -169,9 +175,9 @@ extension TypeRegistry {
     /// before `*.gz`), then built-in, exported, shared-mime-info and imported declarations.
     /// Empty when nothing matches (see ``preferredType(forFileName:)`` for a dynamic fallback).
     public func types(forFileName fileName: String) -> [TypeIdentifier] {
-        let name = Self.lastPathComponent(fileName)
-        var seen: Set<TypeIdentifier> = []
-        return names.matches(name).compactMap { seen.insert($0.payload).inserted ? $0.payload : nil }
+        var result: [TypeIdentifier] = []
+        for match in nameMatches(fileName) where !result.contains(match.type) { result.append(match.type) }
+        return result
     }
 
     /// The best type for a file name alone, or a dynamic type for its last extension, or
@@ -182,6 +188,17 @@ extension TypeRegistry {
             return DynamicType(tagClass: .filenameExtension, tag: ext).identifier
         }
         return .data
+    }
+
+    /// A usable MIME type for any type: its own first MIME type (canonical), else that of its
+    /// nearest supertype that has one (`text/plain` for a script, `application/octet-stream` for
+    /// data); `inode/directory` for folders and packages; `application/octet-stream` otherwise.
+    public func preferredMIMEType(for identifier: TypeIdentifier) -> String {
+        breadthFirst(from: identifier) { current, _ in
+            if current == .directory || current == .package || current == .bundle { return "inode/directory" }
+            guard let mime = record(for: current)?.mimeTypes.first else { return nil }
+            return sharedMimeInfo.canonicalName(mime) ?? MIMEType.normalize(mime) ?? "application/octet-stream"
+        } ?? "application/octet-stream"
     }
 
     /// The type a MIME type of the shared-mime-info database maps to (joined or `mime.…`).

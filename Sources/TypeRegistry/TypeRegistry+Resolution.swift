@@ -1,119 +1,140 @@
 extension TypeRegistry {
-    /// Magic at or above this priority is strong enough to overrule a file name (ELF and XML
-    /// sit at 40; generic guesses such as MATLAB's `%` at 10 do not count).
-    public static let strongMagicPriority = 40
-
     /// Decides a received item's type from its name, its first bytes and the sender's declared type.
     ///
-    /// The pipeline:
-    /// 1. A directory is a package when its extension names a package type (conforming to
-    ///    `com.apple.package`, or marked `LSTypeIsPackage` by a registered app); otherwise `public.folder`.
-    /// 2. The name gives candidates (``types(forFileName:)``), the content gives magic matches.
-    /// 3. With no name candidate, the best magic match wins, else the text heuristic
-    ///    (`public.plain-text`), else a dynamic type for the extension, else `public.data`.
-    /// 4. A name candidate that equals, conforms to, or is conformed to by a magic match
-    ///    (also through shared-mime-info `sub-class-of`) wins; only strong matches count when there
-    ///    are any. A generic `public.data` name gives way to the more specific content type.
-    /// 5. Otherwise, when the content clearly contradicts the name — it is an executable or a
-    ///    script, or the name's type has a signature the content lacks while strong magic or the
-    ///    text heuristic says something else, or the name says text and strong magic says binary —
-    ///    the content's type wins and ``Resolution/contradiction`` says so. Zip-, gzip- or
-    ///    XML-based formats without a signature of their own are never refuted by their container.
-    /// 6. The sender's declared type is a hint: it refines the result when it agrees with it
-    ///    (is the same, a subtype or a supertype), or fills in when neither name nor content
-    ///    could tell and nothing contradicts it; otherwise it is ignored with a warning.
-    /// 7. The result is not safe when it is unresolved (dynamic or merely `public.data`) or when
-    ///    the content is a program while the name or the declared type claims something else.
+    /// Files follow the recommended checking order of the shared-mime-info specification (§2.12),
+    /// over the globs of shared-mime-info and the extensions of declared types alike:
+    /// 1. The name: literal names first, then only the globs of the highest weight, then only the
+    ///    longest patterns (`*.tar.gz` before `*.gz`), case-sensitive globs (`*.C`) only in their
+    ///    case. When they all name one type, that is the type; the content is not consulted.
+    /// 2. Otherwise the content decides: the first magic rule that matches (by priority), else
+    ///    `text/plain` for textual or empty data, `application/octet-stream` for other data. With no
+    ///    name match that is the type (an unknown extension with binary data gets a dynamic type);
+    ///    with conflicting name matches, the first that is that type or a subclass of it wins, else
+    ///    the first name match.
+    /// 3. The sender's declared type is a hint: it refines the result when it agrees with it
+    ///    (is a subtype), or fills in when neither name nor content could tell and nothing
+    ///    contradicts it; otherwise it is ignored with a warning.
+    ///
+    /// A directory is a package when its extension names a package type (conforming to
+    /// `com.apple.package`, or marked `LSTypeIsPackage` by a registered app for a declared type);
+    /// a directory whose package type share would have to invent (a dynamic type) is never
+    /// resolved; any other directory is `public.folder`.
+    ///
+    /// The safety check is separate from typing: content that is a program (an ELF, PE or Mach-O
+    /// header, or `#!`) is ``Resolution/isExecutable``, and when the name or the declared type says
+    /// it is something else, it is a disguise (``Resolution/contradiction``): never safe to import.
+    /// A result that is dynamic or merely `public.data` is not resolved, so not safe either.
     public func resolve(_ request: ResolutionRequest) -> Resolution {
         var state = ResolutionState(fileName: Self.lastPathComponent(request.fileName))
         if request.isDirectory { return resolveDirectory(request, state: state) }
         let name = state.fileName
-        let bytes = request.content ?? []
-
-        // Name.
-        let nameTypes = types(forFileName: name)
+        let matches = nameMatches(name)
+        var nameTypes: [TypeIdentifier] = []
+        for match in matches where !nameTypes.contains(match.type) { nameTypes.append(match.type) }
         state.nameTypes = nameTypes
-        if nameTypes.isEmpty {
-            state.trace.append("name '\(name)' matches no declared type")
+        if matches.isEmpty {
+            state.trace.append("name '\(name)' matches no glob or declared extension")
         } else {
-            state.trace.append("name '\(name)' suggests \(nameTypes.map(\.rawValue).joined(separator: ", "))")
+            state.trace.append(
+                "name '\(name)' matches "
+                    + matches.map { "\($0.mimeType ?? "the extension of") → \($0.type)" }.joined(separator: ", "))
         }
-
-        // Content.
+        let bytes = request.content ?? []
+        let signature = request.content.flatMap(ExecutableSignature.init)
+        state.isExecutable = signature != nil
         let isText = request.content != nil && SharedMimeInfo.looksLikeText(bytes)
-        // Text cannot be a binary program: "MZ" or an a.out number at the start of prose is a coincidence.
-        let matches: [(type: TypeIdentifier, mime: String, priority: Int)] = sharedMimeInfo.sniff(bytes).compactMap {
-            match in
-            guard let type = type(forSharedMIMEType: match.mimeType) else { return nil }
-            if isText && conforms(type, to: .executable) && !isTextual(type) { return nil }
-            return (type, match.mimeType, match.priority)
-        }
-        let strong = matches.first { $0.priority >= Self.strongMagicPriority }
-        // Weak magic (MATLAB's "%") may only confirm a name when nothing strong matched.
-        let evidence = strong == nil ? matches : matches.filter { $0.priority >= Self.strongMagicPriority }
-        let signature = ExecutableSignature(bytes)
-        if let first = matches.first {
-            state.contentType = first.type
-            state.contentMIMEType = first.mime
-            state.trace.append(
-                "content matches "
-                    + matches.prefix(4).map { "\($0.mime) (priority \($0.priority)) → \($0.type)" }.joined(
-                        separator: "; "))
-        } else if request.content != nil {
-            state.trace.append(
-                bytes.isEmpty
-                    ? "content is empty"
-                    : isText
-                        ? "content has no magic match and looks like text"
-                        : "content has no magic match and looks binary")
+
+        if request.content?.isEmpty == true {
+            state.choose(.plainText, .content, mime: "text/plain", "the file is empty: text/plain, whatever its name")
+        } else if matches.count == 1 {
+            state.choose(
+                matches[0].type, .fileName, mime: matches[0].mimeType,
+                "one type matches the name: \(matches[0].type); the content is not consulted")
+        } else if request.content == nil {
+            if let first = matches.first {
+                state.choose(
+                    first.type, .fileName, mime: first.mimeType,
+                    "the names conflict and the content was not read: the first, \(first.type)")
+            } else {
+                chooseUnknown(name, state: &state, text: false)
+            }
+        } else {
+            let sniffed = sharedMimeInfo.sniffFirst(bytes)
+            let sniffedMIME = sniffed?.mimeType ?? (isText ? "text/plain" : "application/octet-stream")
+            if let sniffed {
+                state.contentMIMEType = sniffed.mimeType
+                state.contentType = type(forSharedMIMEType: sniffed.mimeType)
+                state.trace.append(
+                    "content matches the magic of \(sniffed.mimeType) (priority \(sniffed.priority))"
+                        + (state.contentType.map { " → \($0)" } ?? ""))
+            } else {
+                state.trace.append(
+                    "content matches no magic and is \(isText ? "text: text/plain" : "binary: application/octet-stream")")
+            }
+            if matches.isEmpty {
+                if let sniffed, let type = state.contentType {
+                    state.choose(type, .content, mime: sniffed.mimeType, "chosen from content: \(sniffed.mimeType)")
+                } else {
+                    chooseUnknown(name, state: &state, text: isText)
+                }
+            } else if let agreeing = matches.first(where: { isA($0, sniffedMIME) }) {
+                state.choose(
+                    agreeing.type, .fileName, mime: agreeing.mimeType,
+                    "the names conflict; \(agreeing.type) is \(sniffedMIME), as the content is")
+            } else {
+                state.choose(
+                    matches[0].type, .fileName, mime: matches[0].mimeType,
+                    "the names conflict and none is \(sniffedMIME): the first, \(matches[0].type)")
+            }
         }
         if let signature { state.trace.append("content is \(signature.evidence)") }
-        let strongIsProgram = strong.map { isProgramType($0.type) } ?? false
-        state.isExecutable = signature != nil || strongIsProgram
-
-        // Decide.
-        if nameTypes.isEmpty {
-            if let first = matches.first {
-                state.choose(first.type, .content, "chosen from content: \(first.mime)")
-            } else if let signature {
-                state.choose(signature.type, .content, "chosen from content: \(signature.evidence)")
-            } else if isText {
-                state.choose(.plainText, .content, "chosen from content: text")
-            } else if let ext = Self.lastExtension(of: name) {
-                state.choose(
-                    DynamicType(tagClass: .filenameExtension, tag: ext).identifier, .fileName,
-                    "unknown extension '\(ext)': dynamic type")
-            } else {
-                state.choose(.data, .fallback, "nothing known: public.data")
-            }
-        } else if let agreeing = nameTypes.first(where: { candidate in
-            evidence.contains { areCompatible(candidate, $0.type) }
-        }) {
-            state.choose(agreeing, .fileName, "name and content agree on \(agreeing)")
-            if let strong, isGeneric(agreeing), strong.type != agreeing, conforms(strong.type, to: agreeing) {
-                state.choose(strong.type, .content, "the content is more specific: \(strong.type)")
-            }
-        } else if let contradiction = contentContradiction(
-            nameTypes[0], strong: strong, signature: signature, isText: isText)
-        {
-            state.contradiction = contradiction
-            state.warnings.append("\(name): \(contradiction)")
-            state.choose(contradiction.contentType, .content, "contradiction: \(contradiction)")
-        } else {
-            state.choose(nameTypes[0], .fileName, "chosen from the name")
-            if let strong {
-                state.trace.append(
-                    "content looks like \(strong.mime), which \(nameTypes[0]) has no signature to refute; the name is kept"
-                )
-            } else if request.content != nil, !bytes.isEmpty, hasMagic(nameTypes[0]) {
-                state.trace.append("content does not carry the signature of \(nameTypes[0])")
-            }
-        }
 
         applyDeclaredType(
             request.declaredType, state: &state, hasContent: request.content != nil && !bytes.isEmpty, isText: isText)
-        finishSafety(&state, signatureEvidence: signature?.evidence ?? strong.map { "\($0.mime) content" })
+        finishSafety(&state, signature: signature)
         return state.resolution
+    }
+
+    /// No name match and no magic: text is `public.plain-text`; other data gets a dynamic type for
+    /// its extension, or `public.data` without one.
+    private func chooseUnknown(_ name: String, state: inout ResolutionState, text: Bool) {
+        if text {
+            state.choose(.plainText, .content, mime: "text/plain", "chosen from content: text")
+        } else if let ext = Self.lastExtension(of: name) {
+            state.choose(
+                DynamicType(tagClass: .filenameExtension, tag: ext).identifier, .fileName,
+                mime: "application/octet-stream", "unknown extension '\(ext)': dynamic type")
+        } else {
+            state.choose(.data, .fallback, mime: "application/octet-stream", "nothing known: public.data")
+        }
+    }
+
+    /// The name's matches, best first: each shared-mime-info glob's type with its MIME type, and
+    /// each declared extension's type unless a glob of the same type matched too.
+    /// A declared extension's match takes the place of the first glob of its type, so a built-in or
+    /// exported type keeps its precedence among equally good matches.
+    func nameMatches(_ fileName: String) -> [GlobTarget] {
+        var result: [GlobTarget] = []
+        for target in names.matches(Self.lastPathComponent(fileName)).map(\.payload) {
+            if let index = result.firstIndex(where: { $0.type == target.type }) {
+                if result[index].mimeType == nil {
+                    if target.mimeType != nil { result[index] = target }
+                    continue
+                }
+                if target.mimeType == nil { continue }
+            }
+            result.append(target)
+        }
+        return result
+    }
+
+    /// Whether a name match is the sniffed MIME type or a subclass of it (by shared-mime-info's
+    /// `sub-class-of`, or by conformance for a declared type).
+    private func isA(_ match: GlobTarget, _ sniffed: String) -> Bool {
+        if let mime = match.mimeType { return sharedMimeInfo.isSubclass(mime, of: sniffed) }
+        if mimeTypes(of: match.type).contains(where: { sharedMimeInfo.isSubclass($0, of: sniffed) }) { return true }
+        guard let sniffedType = type(forSharedMIMEType: sniffed) else { return false }
+        return conforms(match.type, to: sniffedType)
     }
 
     // MARK: - Directories
@@ -133,7 +154,8 @@ extension TypeRegistry {
                 let dynamic = DynamicType(tagClass: .filenameExtension, tag: ext, conformsTo: .directory).identifier
                 state.choose(
                     dynamic, .directory,
-                    "directory with the extension '\(ext)', which a registered app marks LSTypeIsPackage")
+                    "directory with the extension '\(ext)', which a registered app marks LSTypeIsPackage without "
+                        + "declaring a type for it: a dynamic type, never imported")
             } else {
                 state.choose(.folder, .directory, "directory; '\(ext)' is not a package extension: public.folder")
             }
@@ -148,12 +170,9 @@ extension TypeRegistry {
                 )
             }
         }
-        let resolved =
-            !state.type.isDynamic
-            || applications.contains { app in
-                app.manifest.handlerClaims.contains { $0.isPackage }
-            }
-        return state.finished(isResolved: resolved, isSafe: resolved)
+        let resolved = !state.type.isDynamic
+        if !resolved { state.trace.append("the type is dynamic (\(state.type)); not safe to import") }
+        return state.finished(isResolved: resolved, isSafe: resolved, mimeType: preferredMIMEType(for: state.type))
     }
 
     // MARK: - Pieces
@@ -201,35 +220,6 @@ extension TypeRegistry {
         identifier == .data || identifier == .item || identifier == .content
     }
 
-    private func contentContradiction(
-        _ nameType: TypeIdentifier, strong: (type: TypeIdentifier, mime: String, priority: Int)?,
-        signature: ExecutableSignature?,
-        isText: Bool
-    ) -> Contradiction? {
-        let nameIsProgram = isProgramType(nameType)
-        if let strong {
-            if isProgramType(strong.type) && !nameIsProgram {
-                return Contradiction(
-                    nameType: nameType, contentType: strong.type,
-                    evidence: signature?.evidence ?? "\(strong.mime) content")
-            }
-            if hasMagic(nameType) {
-                return Contradiction(nameType: nameType, contentType: strong.type, evidence: "\(strong.mime) content")
-            }
-            if isTextual(nameType) && !isTextual(strong.type) && !isText {
-                return Contradiction(nameType: nameType, contentType: strong.type, evidence: "\(strong.mime) content")
-            }
-        }
-        if let signature, !nameIsProgram {
-            return Contradiction(nameType: nameType, contentType: signature.type, evidence: signature.evidence)
-        }
-        if strong == nil, isText, hasMagic(nameType), !isTextual(nameType) {
-            return Contradiction(
-                nameType: nameType, contentType: .plainText, evidence: "text without the signature of \(nameType)")
-        }
-        return nil
-    }
-
     private func declaredIdentifier(_ text: String, state: inout ResolutionState) -> TypeIdentifier? {
         let trimmed = text.trimmingTypeWhitespace()
         guard !trimmed.isEmpty else { return nil }
@@ -273,7 +263,9 @@ extension TypeRegistry {
         let programMismatch = state.isExecutable && !isProgramType(declared)
         if !unsettled && areCompatible(declared, current) {
             if conforms(declared, to: current) && (!isProgramType(declared) || state.isExecutable) {
-                state.choose(declared, .declaredType, "the declared type \(declared) refines \(current)")
+                state.choose(
+                    declared, .declaredType, mime: preferredMIMEType(for: declared),
+                    "the declared type \(declared) refines \(current)")
             } else {
                 state.trace.append("the declared type \(declared) agrees with \(current)")
             }
@@ -282,34 +274,39 @@ extension TypeRegistry {
                 state.warnings.append(ignored)
             } else {
                 state.choose(
-                    declared, .declaredType,
+                    declared, .declaredType, mime: preferredMIMEType(for: declared),
                     "neither name nor content settle the type; the sender's \(declared) is used")
             }
         } else if state.nameTypes.isEmpty && !hasMagic(declared) && !textMismatch && !programMismatch
             && !isProgramType(current)
         {
             state.choose(
-                declared, .declaredType,
+                declared, .declaredType, mime: preferredMIMEType(for: declared),
                 "the content (\(current)) cannot refute the sender's \(declared), which has no signature; it is used")
         } else {
             state.warnings.append(ignored)
         }
     }
 
-    private func finishSafety(_ state: inout ResolutionState, signatureEvidence: String?) {
+    private func finishSafety(_ state: inout ResolutionState, signature: ExecutableSignature?) {
         let resolved = !state.type.isDynamic && !isGeneric(state.type) && isDeclared(state.type)
         var disguised = false
-        if state.isExecutable {
-            let claims = [state.nameTypes.first, state.declaredType].compactMap { $0 }.filter { !isGeneric($0) }
+        if let signature {
+            let claims = [state.nameTypes.isEmpty ? nil : state.type, state.declaredType].compactMap { $0 }
+                .filter { !isGeneric($0) }
             if let claim = claims.first(where: { !isProgramType($0) }) {
                 disguised = true
+                state.contradiction = Contradiction(
+                    nameType: claim, contentType: signature.type, evidence: signature.evidence)
                 state.warnings.append(
-                    "\(state.fileName): the content is a program (\(signatureEvidence ?? "executable")) disguised as \(claim); it must not be handed to an importer"
+                    "\(state.fileName): the content is a program (\(signature.evidence)) disguised as \(claim); it must not be handed to an importer"
                 )
             }
         }
         if !resolved { state.trace.append("the type is unresolved (\(state.type)); not safe to import") }
         state.trace.append("result: \(state.type) (\(state.basis.rawValue))\(disguised ? ", disguised program" : "")")
-        state = ResolutionState(copying: state, isResolved: resolved, isSafe: resolved && !disguised)
+        state = ResolutionState(
+            copying: state, isResolved: resolved, isSafe: resolved && !disguised,
+            mimeType: state.mimeType ?? preferredMIMEType(for: state.type))
     }
 }

@@ -12,8 +12,9 @@ public import Foundation
 ///   union of every imported copy. Losing declarations are kept for ``explain(_:)`` and reported
 ///   in ``warnings`` when they disagree.
 /// - Each shared-mime-info MIME type joins the declared type that lists it (or one of its
-///   aliases) as a MIME tag; its globs and aliases become tags of that type. A MIME type no
-///   declared type lists becomes a type of its own, `mime.<media>.<subtype>` (for example
+///   aliases) as a MIME tag, else the declared type that declares one of its `*.ext` globs (when
+///   no other MIME type has that glob); its globs and aliases become tags of that type. Any other
+///   MIME type becomes a type of its own, `mime.<media>.<subtype>` (for example
 ///   `mime.application.x-awk`), whose parents follow `sub-class-of` (so `text/*` types reach
 ///   `public.plain-text`, everything else `public.data`), plus `public.image`, `public.audio`,
 ///   `public.movie` or `public.font` by media type.
@@ -31,7 +32,7 @@ public struct TypeRegistry: Sendable {
     let declarers: [TypeIdentifier: [TypeDeclarer]]
     let mimeIndex: [String: [TypeIdentifier]]
     let mimeToType: [String: TypeIdentifier]
-    let names: GlobIndex<TypeIdentifier>
+    let names: GlobIndex<GlobTarget>
     let ancestors: [TypeIdentifier: [TypeIdentifier]]
     let exporters: [TypeIdentifier: String]
 

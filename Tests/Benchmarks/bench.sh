@@ -6,6 +6,7 @@
 #   3. peak RSS of the share sender and receiver in every share run
 #   4. discovery latency between two simulated LAN hosts (discovery-latency.sh; needs root)
 #   5. wide-area discovery latency between two routed subnets through BIND (wide-area-latency.sh; needs root)
+#   6. typing files: `share types resolve` against `gio info` (types.sh)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -366,6 +367,8 @@ if [ "$SENDER_FAILURES" -gt 0 ]; then
 fi
 echo
 echo "Whole benchmark: ${BENCH_SECONDS%.*} s."
+echo
+SHARE="$SHARE" Tests/Benchmarks/types.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/discovery-latency.sh
 echo

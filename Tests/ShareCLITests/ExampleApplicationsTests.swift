@@ -124,24 +124,119 @@ import Testing
                 "customfile", ["sample", dir.at("note.mtt"), "--title", "Trip", "--text", "Same title"]
             ).status == 0)
 
-        let receiver = bob.start([
-            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
-        ])
-        let port = try #require(await receiver.listeningPort())
-        let sent = await alice.run([
-            "send", dir.at("trip.mtt"), dir.at("note.mtt"), "--to", "127.0.0.1:\(port)", "--json",
-        ])
-        _ = await receiver.wait(timeout: .seconds(30))
-
-        let report = try #require(jsonObject(sent.stdout))
         #expect(
-            (report["items"] as? [[String: Any]])?.compactMap { $0["application"] as? String } == ["CustomFile", "CustomFile"])
+            try await Self.send([dir.at("trip.mtt"), dir.at("note.mtt")], from: alice, to: bob, in: dir) == [
+                "imported: CustomFile", "imported: CustomFile",
+            ])
         let listed = await bob.runTool("customfile", ["list"])
         #expect(listed.stdout == "Trip: Trip: A day out (with a photo)\nTrip (2): Trip: Same title\n")
         #expect(
             FileTree.allPaths(bob.dataHome + "/CustomFile").filter { $0.hasPrefix(".import-") }.isEmpty,
             "the temporary folder is gone")
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
+    }
+
+    /// Seed 001: a `.mtt` protected by a password, end to end. The sender's CustomFile exports it as
+    /// an AES-256 zip; the receiver's importer says it needs the password (exit status 77), so the
+    /// document waits in the inbox; `share inbox import` asks for it on a real terminal without
+    /// showing it, or reads it from a file only the user can read, and passes it on stdin.
+    @Test func customFileImportsAPasswordProtectedDocumentOnceGivenThePassword() async throws {
+        let dir = TemporaryDirectory("example-customfile-password")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        #expect(await bob.run(["types", "register", ExampleApps.manifest("CustomFile/Info.plist")]).status == 0)
+        FileTree.writeText(dir.at("alice-password"), "open sesame\n")
+        for (file, title) in [("secret.mtt", "Secret"), ("diary.mtt", "Diary")] {
+            let made = await alice.runTool(
+                "customfile",
+                ["sample", dir.at(file), "--title", title, "--text", "for bob only", "--password-file",
+                    dir.at("alice-password")])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        // The exporter really encrypted it: without the password nothing can be read.
+        let stored = try #require(FileManager.default.contents(atPath: dir.at("secret.mtt")))
+        #expect(stored[6] & 1 == 1, "the zip's encryption flag")
+        #expect(stored[8] == 99, "compression method 99: WinZip AES")
+
+        #expect(
+            try await Self.send([dir.at("secret.mtt"), dir.at("diary.mtt")], from: alice, to: bob, in: dir) == [
+                "keptInInbox: CustomFile needs the document's password",
+                "keptInInbox: CustomFile needs the document's password",
+            ])
+        let listing = await bob.run(["inbox", "list", "--json"]).stdout
+        let listed = try #require(jsonObject(listing.replacingOccurrences(of: "\n", with: "")))
+        let entries = try #require(listed["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["needsPassword"] as? Bool } == [true, true])
+        let secret = try #require(entries.first { $0["name"] as? String == "secret.mtt" }?["id"] as? String)
+        let diary = try #require(entries.first { $0["name"] as? String == "diary.mtt" }?["id"] as? String)
+        #expect(
+            entries.first { $0["id"] as? String == secret }?["failure"] as? String
+                == "CustomFile: the document is protected by a password; 'share inbox import \(secret)' asks for it")
+
+        // A wrong password, typed on a terminal: not shown, and the document stays with that reason.
+        let wrong = Self.interactive(bob, ["inbox", "import", secret])
+        #expect(wrong.waitForOutput(containing: "Password for \"secret.mtt\" (CustomFile): "))
+        wrong.type("swordfish\n")
+        #expect(wrong.wait() == 1)
+        #expect(!wrong.output.contains("swordfish"), "the password is never echoed")
+        #expect(
+            wrong.output.contains(
+                "Error: \"secret.mtt\" stays in the inbox: CustomFile: the password given does not open the document; "
+                    + "'share inbox remove \(secret)' deletes it"))
+        let afterWrong = await bob.run(["inbox", "list"])
+        #expect(afterWrong.stdout.contains("failed: CustomFile: the password given does not open the document"))
+        #expect(FileManager.default.fileExists(atPath: bob.inbox + "/\(secret)/secret.mtt"))
+
+        // The right one.
+        let right = Self.interactive(bob, ["inbox", "import", String(secret.prefix(6))])
+        #expect(right.waitForOutput(containing: "Password for \"secret.mtt\" (CustomFile): "))
+        right.type("open sesame\n")
+        #expect(right.wait() == 0, "\(right.output)")
+        #expect(!right.output.contains("open sesame"))
+        #expect(right.output.contains("Imported \"secret.mtt\" with \"CustomFile\"."))
+
+        // --password-file: refused while others can read the file, used once it is the user's alone.
+        FileTree.writeText(dir.at("bob-password"), "open sesame\n")
+        chmod(dir.at("bob-password"), 0o644)
+        let readable = await bob.run(["inbox", "import", diary, "--password-file", dir.at("bob-password")])
+        #expect(readable.status == 1)
+        #expect(
+            readable.stderr
+                == "Error: the password file '\(dir.at("bob-password"))' can be read by other users (mode 644); make it yours alone with 'chmod 600 \(dir.at("bob-password"))'\n"
+        )
+        chmod(dir.at("bob-password"), 0o600)
+        let fromFile = await bob.run(["inbox", "import", diary, "--password-file", dir.at("bob-password")])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(fromFile.stdout == "Imported \"diary.mtt\" with \"CustomFile\".\n")
+
+        let documents = await bob.runTool("customfile", ["list"])
+        #expect(documents.stdout == "Diary: Diary: for bob only\nSecret: Secret: for bob only\n")
+        #expect(FileTree.allPaths(bob.inbox).isEmpty)
+    }
+
+    /// Sends `files` from `sender` to a `share receive --once` of `receiver`; what the sender's
+    /// receipt says of each, as `OUTCOME: TEXT` (`imported: CustomFile`, `keptInInbox: why`).
+    static func send(_ files: [String], from sender: TestMachine, to receiver: TestMachine, in dir: TemporaryDirectory)
+        async throws -> [String]
+    {
+        let receiving = receiver.start([
+            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
+        ])
+        let port = try #require(await receiving.listeningPort())
+        let sent = await sender.run(["send"] + files + ["--to", "127.0.0.1:\(port)", "--json"])
+        _ = await receiving.wait(timeout: .seconds(30))
+        let report = try #require(jsonObject(sent.stdout))
+        return (report["items"] as? [[String: Any]] ?? []).map { item in
+            let outcome = item["outcome"] as? String ?? "?"
+            let text = item["application"] ?? item["reason"] ?? item["location"]
+            return "\(outcome): \(text as? String ?? "?")"
+        }
+    }
+
+    /// Runs `share ARGS` as `machine` on a pseudo-terminal.
+    static func interactive(_ machine: TestMachine, _ arguments: [String]) -> PseudoTerminalProcess {
+        let command = ([ShareBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return PseudoTerminalProcess(command: command, environment: machine.environment)
     }
 
     @Test func twoApplicationsOfAnAppGroupShareOneContainer() async throws {

@@ -35,16 +35,14 @@ import Testing
         let item = try #require((jsonLines(received.stdout).last?["items"] as? [[String: Any]])?.first)
         #expect(item["outcome"] as? String == "kept")
         let id = try #require(item["inboxID"] as? String)
-        #expect(
-            item["error"] as? String
-                == "BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'"
-        )
+        let failure = "BeerTracker: cannot use its folder '\(bob.dataHome)/BeerTracker': it is not a folder"
+        #expect(item["error"] as? String == failure)
         #expect(item["path"] as? String == bob.inbox + "/\(id)/stout.btkr")
 
         let listed = await bob.run(["inbox", "list"])
         #expect(listed.stdout.hasPrefix("\(id)  failed     stout.btkr  from \"alice\", "))
         #expect(listed.stdout.contains("          com.example.beertracker.beer, 1 attempt\n"))
-        #expect(listed.stdout.contains("          failed: BeerTracker: its importer failed (exit status 73)"))
+        #expect(listed.stdout.contains("          failed: \(failure)\n"))
         #expect(
             listed.stdout.hasSuffix("          retry with 'share inbox import \(id)', or 'share inbox remove \(id)'\n"))
 
@@ -53,8 +51,7 @@ import Testing
         #expect(again.status == 1)
         #expect(
             again.stderr
-                == "Error: \"stout.btkr\" stays in the inbox: BeerTracker: its importer failed (exit status 73): Error: cannot create the store '\(bob.dataHome)/BeerTracker'; 'share inbox remove \(id)' deletes it\n"
-        )
+                == "Error: \"stout.btkr\" stays in the inbox: \(failure); 'share inbox remove \(id)' deletes it\n")
 
         // Fixed: the retry imports it and the inbox copy goes.
         unlink(bob.dataHome + "/BeerTracker")
@@ -77,31 +74,11 @@ import Testing
         FileTree.makeFolder(app)
         FileTree.writeText(app + "/import", "#!/bin/sh\nexec sleep 600\n")
         chmod(app + "/import", 0o755)
-        let manifest = { (arguments: String) in
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-              <key>CFBundleIdentifier</key><string>com.example.sloth</string>
-              <key>CFBundleName</key><string>Sloth</string>
-              <key>UTExportedTypeDeclarations</key><array><dict>
-                <key>UTTypeIdentifier</key><string>com.example.sloth.nap</string>
-                <key>UTTypeConformsTo</key><array><string>public.plain-text</string></array>
-                <key>UTTypeTagSpecification</key><dict>
-                  <key>public.filename-extension</key><array><string>nap</string></array></dict>
-              </dict></array>
-              <key>CFBundleDocumentTypes</key><array><dict>
-                <key>LSItemContentTypes</key><array><string>com.example.sloth.nap</string></array>
-                <key>LSHandlerRank</key><string>Owner</string>
-              </dict></array>
-              <key>ShareImporter</key><dict>
-                <key>Kind</key><string>command</string>
-                <key>Arguments</key><array>\(arguments)</array>
-                <key>Timeout</key><integer>2</integer>
-              </dict>
-            </dict></plist>
-            """
-        }
-        FileTree.writeText(app + "/Info.plist", manifest("<string>./import</string><string>%f</string>"))
+        let timeout = "<key>Timeout</key><integer>2</integer>"
+        FileTree.writeText(
+            app + "/Info.plist",
+            commandManifest(
+                name: "Sloth", ext: "nap", arguments: "<string>./import</string><string>%f</string>", keys: timeout))
         #expect(await bob.run(["types", "register", app + "/Info.plist"]).status == 0)
         FileTree.writeText(dir.at("siesta.nap"), "zzz\n")
         FileTree.writeText(dir.at("urgent.txt"), "now\n")
@@ -135,10 +112,12 @@ import Testing
                 "failed: Sloth: its importer did not finish within 2 s and was stopped\n"))
 
         // The app is fixed (its importer now copies the file into its store); the retry succeeds.
-        FileTree.makeFolder(dir.at("naps"))
         FileTree.writeText(
             app + "/Info.plist",
-            manifest("<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>"))
+            commandManifest(
+                name: "Sloth", ext: "nap",
+                arguments: "<string>/bin/cp</string><string>%f</string><string>\(dir.at("naps"))</string>",
+                keys: timeout + "<key>Folder</key><string>\(dir.at("naps"))</string>"))
         let updated = await bob.run(["types", "register", app + "/Info.plist"])
         #expect(updated.stdout.hasPrefix("Updated \"Sloth\" (com.example.sloth).\n"))
         let retried = await bob.run(["inbox", "import", id])
@@ -157,7 +136,7 @@ import Testing
         #expect(usage.status == 64)
         #expect(
             usage.stderr
-                == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [--dir <folder>] [--json]\n  See 'share inbox import --help' for more information.\n"
+                == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [<options>]\n  See 'share inbox import --help' for more information.\n"
         )
         #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
     }

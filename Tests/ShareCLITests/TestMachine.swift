@@ -45,6 +45,35 @@ func jsonLines(_ text: String) -> [[String: Any]] {
     text.split(separator: "\n").compactMap(jsonObject)
 }
 
+/// The Info.plist of an application `name` (`com.example.<name, lowercased>`) that exports the type
+/// `com.example.<name>.<ext>` (plain text, extension `ext`) and imports it with a `command` importer
+/// running `arguments` (plist XML); `keys` adds ShareImporter keys (plist XML: `Timeout`, `Folder`).
+func commandManifest(name: String, ext: String, arguments: String, keys: String = "") -> String {
+    let id = "com.example." + name.lowercased()
+    return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+          <key>CFBundleIdentifier</key><string>\(id)</string>
+          <key>CFBundleName</key><string>\(name)</string>
+          <key>UTExportedTypeDeclarations</key><array><dict>
+            <key>UTTypeIdentifier</key><string>\(id).\(ext)</string>
+            <key>UTTypeConformsTo</key><array><string>public.plain-text</string></array>
+            <key>UTTypeTagSpecification</key><dict>
+              <key>public.filename-extension</key><array><string>\(ext)</string></array></dict>
+          </dict></array>
+          <key>CFBundleDocumentTypes</key><array><dict>
+            <key>LSItemContentTypes</key><array><string>\(id).\(ext)</string></array>
+            <key>LSHandlerRank</key><string>Owner</string>
+          </dict></array>
+          <key>ShareImporter</key><dict>
+            <key>Kind</key><string>command</string>
+            <key>Arguments</key><array>\(arguments)</array>
+            \(keys)
+          </dict>
+        </dict></plist>
+        """
+}
+
 /// The example applications of Examples/ and their built programs.
 enum ExampleApps {
     /// The repository's Examples folder.

@@ -120,7 +120,13 @@ import Testing
                         "com.example.paint.picture",
                         "public.png"
                       ],
-                      "extensions": []
+                      "extensions": [],
+                      "mimeTypes": [],
+                      "osTypes": [],
+                      "isPackage": null,
+                      "documentClass": null,
+                      "exportableTypes": [],
+                      "icons": []
                     }
                   ],
                   "warnings": [
@@ -165,8 +171,9 @@ import Testing
                   handlers, best first:
                     1. "Paint" (com.example.paint): Owner, public.png; copy into ~/Pictures/Paint
                     2. "Draw" (com.example.draw): Owner, public.png; copy into ~/Pictures/Draw
+                       after 1 by tie at rank Owner: com.example.paint was registered earlier
                   conflicts:
-                    conflicting owners: com.example.paint and com.example.draw both claim public.png at rank Owner (public.png); com.example.paint wins because it was registered earlier
+                    conflicting owners: com.example.paint and com.example.draw both claim public.png at rank Owner (public.png); com.example.paint wins: com.example.paint was registered earlier
 
                 """)
         let json = try #require(
@@ -196,32 +203,129 @@ import Testing
         FileTree.writeText(dir.at("Paint.plist"), Self.paint())
         #expect(await bob.run(["types", "register", dir.at("Paint.plist")]).status == 0)
         FileTree.writeText(dir.at("notes.txt"), "plain words\n")
-        _ = FileManager.default.createFile(
-            atPath: dir.at("photo.jpg"),
-            contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32)))
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 32))
+        _ = FileManager.default.createFile(atPath: dir.at("photo.png"), contents: png)
+        _ = FileManager.default.createFile(atPath: dir.at("photo.jpg"), contents: png)
 
         let text = await bob.run(["types", "resolve", dir.at("notes.txt")])
         #expect(
             text.stdout == """
                 notes.txt: public.plain-text (from the file name)
+                  MIME type:    text/plain
                   conforms to:  public.plain-text → public.text → public.data → public.item
                                 public.plain-text → public.text → public.content
                   goes to:      the receive folder (no registered application imports public.plain-text)
 
                 """)
-        let spoofed = try #require(
-            jsonObject(
-                await bob.run(["types", "resolve", dir.at("photo.jpg"), "--json"]).stdout.replacingOccurrences(
-                    of: "\n", with: "")))
-        #expect(spoofed["type"] as? String == "public.png")
-        #expect(spoofed["basis"] as? String == "content")
-        #expect(
-            (spoofed["contradiction"] as? String)?.hasPrefix(
-                "the name says public.jpeg but the content is image/png content") == true)
-        #expect(spoofed["destination"] as? String == "application")
-        #expect((spoofed["handler"] as? [String: Any])?["applicationID"] as? String == "com.example.paint")
+        func resolved(_ file: String) async throws -> [String: Any] {
+            let output = await bob.run(["types", "resolve", dir.at(file), "--json"]).stdout
+            return try #require(jsonObject(output.replacingOccurrences(of: "\n", with: "")))
+        }
+        let picture = try await resolved("photo.png")
+        #expect(picture["type"] as? String == "public.png")
+        #expect(picture["mimeType"] as? String == "image/png")
+        #expect(picture["destination"] as? String == "application")
+        #expect((picture["handler"] as? [String: Any])?["applicationID"] as? String == "com.example.paint")
+        // PNG bytes named .jpg: one glob match settles the type (as gio), the content is not read.
+        let misnamed = try await resolved("photo.jpg")
+        #expect(misnamed["type"] as? String == "public.jpeg")
+        #expect(misnamed["mimeType"] as? String == "image/jpeg")
+        #expect(misnamed["basis"] as? String == "fileName")
+        #expect(misnamed["contradiction"] is NSNull)
         let missing = await bob.run(["types", "resolve", dir.at("nope.bin")])
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: cannot read '\(dir.at("nope.bin"))': No such file or directory\n")
+    }
+
+    /// Real files of this system, many in one call, as gio types them (Debian 12 packages the
+    /// Makefile installs: shared-mime-info, libarchive-dev, and essential ones).
+    @Test func resolveTakesManyRealFilesInOneCallAndPrintsMIMETypes() async throws {
+        let dir = TemporaryDirectory("types-resolve-many")
+        let bob = TestMachine("bob", in: dir)
+        let expected = [
+            ("/usr/share/mime/packages/freedesktop.org.xml", "application/xml"),
+            ("/usr/share/mime/mime.cache", "application/octet-stream"),
+            ("/usr/bin/ls", "application/x-executable"),
+            ("/usr/bin/zcat", "application/x-shellscript"),
+            ("/usr/include/archive.h", "text/x-chdr"),
+            ("/usr/share/common-licenses/GPL-3", "text/plain"),
+            ("/usr/share/perl5/Debconf/Log.pm", "application/x-perl"),
+            ("/etc/os-release", "text/plain"),
+        ]
+        let result = await bob.run(["types", "resolve", "--mime"] + expected.map(\.0))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == expected.map { "\($0.0): \($0.1)\n" }.joined())
+        // JSON: one object per line when there are several files.
+        let json = await bob.run(["types", "resolve", "--json", "/usr/bin/ls", "/usr/bin/zcat"])
+        let lines = jsonLines(json.stdout)
+        #expect(lines.count == 2)
+        #expect(lines.map { $0["mimeType"] as? String } == ["application/x-executable", "application/x-shellscript"])
+        #expect(lines.map { $0["isExecutable"] as? Bool } == [true, true])
+        #expect(lines.map { $0["destination"] as? String } == ["receiveFolder", "receiveFolder"])
+        // A missing file among others: the others are resolved, the error is reported, status 1.
+        let partly = await bob.run(["types", "resolve", "--mime", "/etc/os-release", dir.at("gone"), "/usr/bin/ls"])
+        #expect(partly.status == 1)
+        #expect(partly.stdout == "/etc/os-release: text/plain\n/usr/bin/ls: application/x-executable\n")
+        #expect(partly.stderr == "Error: cannot read '\(dir.at("gone"))': No such file or directory\n")
+        let usage = await bob.run(["types", "resolve", "--mime", "--json", "/usr/bin/ls"])
+        #expect(usage.status == 64)
+    }
+
+    /// Real-world-shaped manifests from Xcode projects: refused without an identifier, accepted with
+    /// --bundle-id, never shown as $(PRODUCT_NAME).
+    @Test func registerAnXcodeManifest() async throws {
+        let dir = TemporaryDirectory("types-xcode")
+        let bob = TestMachine("bob", in: dir)
+        let manifest = Self.paint(id: "$(PRODUCT_BUNDLE_IDENTIFIER)")
+            .replacingOccurrences(
+                of: "<key>CFBundleName</key><string>Paint</string>",
+                with: "<key>CFBundleName</key><string>$(PRODUCT_NAME)</string>")
+            .replacingOccurrences(
+                of: "  <key>UTExportedTypeDeclarations</key>",
+                with: "#ifdef DEBUG\n  <key>NSZombieEnabled</key><true/>\n#endif\n  <key>UTExportedTypeDeclarations</key>")
+        FileTree.writeText(dir.at("Info.plist"), manifest)
+        let refused = await bob.run(["types", "register", dir.at("Info.plist")])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "Error: CFBundleIdentifier is '$(PRODUCT_BUNDLE_IDENTIFIER)': $(PRODUCT_BUNDLE_IDENTIFIER) is an Xcode build setting, filled in only when Xcode builds the app. Give the application's identifier with --bundle-id, e.g. 'share types register Info.plist --bundle-id com.example.myapp'.\n"
+        )
+        let inspected = await bob.run(["types", "inspect", dir.at("Info.plist")])
+        #expect(inspected.status == 0)
+        #expect(inspected.stdout.hasPrefix("($(PRODUCT_BUNDLE_IDENTIFIER))\n"), "no name, never $(PRODUCT_NAME)")
+        #expect(inspected.stdout.contains("  warning: line 5: '#ifdef DEBUG' is a preprocessor line"))
+        #expect(inspected.stdout.contains("  warning: line 7: '#endif' is a preprocessor line"))
+        let registered = await bob.run([
+            "types", "register", dir.at("Info.plist"), "--bundle-id", "com.example.paint",
+        ])
+        #expect(registered.status == 0, "\(registered.stderr)")
+        #expect(registered.stdout.hasPrefix("Registered \"com.example.paint\" (com.example.paint).\n"))
+        #expect(!registered.stdout.contains("$(") && !registered.stderr.contains("Registered \"$("))
+        #expect(registered.stderr.contains("Warning: CFBundleName: '$(PRODUCT_NAME)' is an Xcode build setting"))
+        let listed = await bob.run(["types", "list"])
+        #expect(listed.stdout.hasPrefix("com.example.paint \"com.example.paint\"\n"))
+    }
+
+    /// Rule 1 and 2 through the CLI: a collision is reported at register and by show, and show says
+    /// which rule put each handler where it is.
+    @Test func registerAndShowReportCollisionsAndDecidingRules() async throws {
+        let dir = TemporaryDirectory("types-collision")
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("Paint.plist"), Self.paint())
+        let other = Self.paint(id: "com.example.pixels", name: "Pixels").replacingOccurrences(
+            of: "com.example.paint.picture", with: "com.example.pixels.picture")
+        FileTree.writeText(dir.at("Pixels.plist"), other)
+        #expect(await bob.run(["types", "register", dir.at("Paint.plist")]).stderr == Self.warnings.map { "Warning: \($0)\n" }.joined())
+        let second = await bob.run(["types", "register", dir.at("Pixels.plist")])
+        #expect(second.status == 0)
+        let collision =
+            "extension collision: .pnt is claimed by com.example.paint.picture (app com.example.paint (exported)) and "
+            + "com.example.pixels.picture (app com.example.pixels (exported)); a file named *.pnt gets the type its "
+            + "content's magic matches, otherwise com.example.paint.picture"
+        #expect(second.stderr.contains("Warning: \(collision)\n"))
+        let shown = await bob.run(["types", "show", ".pnt"])
+        #expect(shown.stdout.contains("  conflicts:\n    \(collision)\n"))
+        let png = await bob.run(["types", "show", "public.png"])
+        #expect(png.stdout.contains("       after 1 by tie at rank Owner: com.example.paint was registered earlier\n"))
     }
 }

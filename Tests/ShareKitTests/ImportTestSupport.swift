@@ -41,11 +41,13 @@ enum TestApps {
         """
     }
 
-    /// `<key>Kind</key><string>command</string>` with `Arguments` and `Timeout`.
-    static func command(_ arguments: [String], timeout: Int = 10) -> String {
+    /// `<key>Kind</key><string>command</string>` with `Arguments`, `Timeout` and, when given, the
+    /// store `Folder` (the only folder the command may write, besides its TMPDIR).
+    static func command(_ arguments: [String], timeout: Int = 10, folder: String? = nil) -> String {
         "<key>Kind</key><string>command</string><key>Arguments</key><array>"
             + arguments.map { "<string>\($0)</string>" }.joined() + "</array>"
             + "<key>Timeout</key><integer>\(timeout)</integer>"
+            + (folder.map { "<key>Folder</key><string>\($0)</string>" } ?? "")
     }
 
     /// `<key>Kind</key><string>kind</string><key>Folder</key><string>folder</string>`.
@@ -65,6 +67,35 @@ enum TestApps {
     /// A registry of the built-in types, the installed database and `applications`.
     static func registry(_ applications: [ApplicationRegistration]) -> TypeRegistry {
         TypeRegistry(sharedMimeInfo: database, applications: applications)
+    }
+
+    /// A manifest of `id` with one document type (`documentType`: the keys of its dictionary) and
+    /// the ShareImporter dictionary `importer` (plist XML of its keys), declaring no type.
+    static func claiming(id: String, name: String, documentType: String, importer: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+          <key>CFBundleIdentifier</key><string>\(id)</string>
+          <key>CFBundleName</key><string>\(name)</string>
+          <key>CFBundleDocumentTypes</key><array><dict>\(documentType)</dict></array>
+          <key>ShareImporter</key><dict>\(importer)</dict>
+        </dict></plist>
+        """
+    }
+
+    /// An application `com.example.<name>` whose `command` importer is the shell script `body`
+    /// (written to `dir/apps/<name>.sh`), claiming the type `com.example.<ext>` of files `*.<ext>`.
+    static func scripted(
+        _ name: String, ext: String, in dir: TemporaryDirectory, body: String, folder: String? = nil
+    ) throws -> ApplicationRegistration {
+        FileTree.makeFolder(dir.at("apps"))
+        let script = dir.at("apps/\(name.lowercased()).sh")
+        self.script(script, body)
+        return try register(
+            manifest(
+                id: "com.example.\(name.lowercased())", name: name, typeID: "com.example.\(ext)", ext: ext,
+                importer: command([script, "%f"], folder: folder)),
+            as: name.lowercased(), in: dir)
     }
 
     /// Writes an executable shell script (an application's own importer program).

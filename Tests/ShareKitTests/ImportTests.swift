@@ -71,20 +71,13 @@ import TypeRegistry
 
     @Test func aFailingImporterKeepsTheDocumentInTheInboxUntilARetrySucceeds() async throws {
         let dir = TemporaryDirectory("import-fail")
-        let script = dir.at("apps/import.sh")
-        FileTree.makeFolder(dir.at("apps"))
         FileTree.makeFolder(dir.at("store"))
-        TestApps.script(
-            script,
-            """
-            [ -e "\(dir.at("fixed"))" ] || { echo "working..."; echo "the store is locked" >&2; exit 3; }
-            cp "$1" "\(dir.at("store"))/"
-            """)
-        let app = try TestApps.register(
-            TestApps.manifest(
-                id: "com.example.failer", name: "Failer", typeID: "com.example.fail", ext: "fail",
-                importer: TestApps.command([script, "%f"])),
-            as: "failer", in: dir)
+        let app = try TestApps.scripted(
+            "Failer", ext: "fail", in: dir,
+            body: """
+                [ -e "\(dir.at("fixed"))" ] || { echo "working..."; echo "the store is locked" >&2; exit 3; }
+                cp "$1" "\(dir.at("store"))/"
+                """, folder: dir.at("store"))
         let registry = TestApps.registry([app])
         let harness = try ReceiverHarness(in: dir, registry: registry)
         FileTree.writeText(dir.at("doc.fail"), "payload")
@@ -136,11 +129,11 @@ import TypeRegistry
         let script = dir.at("apps/hang.sh")
         FileTree.makeFolder(dir.at("apps"))
         // Ignoring SIGTERM: only the SIGKILL that follows can stop it.
-        TestApps.script(script, "trap '' TERM\necho $$ > \"\(dir.at("pid"))\"\nwhile :; do sleep 1; done")
+        TestApps.script(script, "trap '' TERM\necho $$ > \"\(dir.at("work/pid"))\"\nwhile :; do sleep 1; done")
         let app = try TestApps.register(
             TestApps.manifest(
                 id: "com.example.hanger", name: "Hanger", typeID: "com.example.hang", ext: "hang",
-                importer: TestApps.command([script, "%f"], timeout: 1)),
+                importer: TestApps.command([script, "%f"], timeout: 1, folder: dir.at("work"))),
             as: "hanger", in: dir)
         let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]), receiptWait: .milliseconds(300))
         FileTree.writeText(dir.at("doc.hang"), "payload")
@@ -168,7 +161,7 @@ import TypeRegistry
         #expect(inboxEntries(harness.inbox) == [hung.result.entry.id])
         let pid = try #require(
             Int32(
-                (try? String(contentsOfFile: dir.at("pid"), encoding: .utf8))?.trimmingCharacters(
+                (try? String(contentsOfFile: dir.at("work/pid"), encoding: .utf8))?.trimmingCharacters(
                     in: .whitespacesAndNewlines) ?? ""))
         #expect(kill(pid, 0) != 0, "the importer's process group was killed")
         #expect(ContinuousClock.now - started < .seconds(15))
@@ -178,18 +171,18 @@ import TypeRegistry
         let dir = TemporaryDirectory("import-stop")
         let script = dir.at("apps/slow.sh")
         FileTree.makeFolder(dir.at("apps"))
-        TestApps.script(script, "echo $$ > \"\(dir.at("pid"))\"\nexec sleep 600")
+        TestApps.script(script, "echo $$ > \"\(dir.at("work/pid"))\"\nexec sleep 600")
         let app = try TestApps.register(
             TestApps.manifest(
                 id: "com.example.slow", name: "Slow", typeID: "com.example.slow", ext: "slow",
-                importer: TestApps.command([script, "%f"], timeout: 600)),
+                importer: TestApps.command([script, "%f"], timeout: 600, folder: dir.at("work"))),
             as: "slow", in: dir)
         let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
         FileTree.writeText(dir.at("doc.slow"), "payload")
         let sender = try TestSender(in: dir)
         let path = dir.at("doc.slow")
         Thread { _ = try? sender.send([path], to: harness) }.start()
-        #expect(await waitUntil { FileManager.default.fileExists(atPath: dir.at("pid")) }, "the importer started")
+        #expect(await waitUntil { FileManager.default.fileExists(atPath: dir.at("work/pid")) }, "the importer started")
 
         let started = ContinuousClock.now
         harness.stop()
@@ -215,15 +208,15 @@ import TypeRegistry
         TestApps.script(
             script,
             """
-            env > "\(dir.at("env.txt"))"
-            printf '%s\\n' "$@" > "\(dir.at("args.txt"))"
-            cat > "\(dir.at("stdin.txt"))"
-            pwd > "\(dir.at("pwd.txt"))"
+            env > env.txt
+            printf '%s\\n' "$@" > args.txt
+            cat > stdin.txt
+            pwd > pwd.txt
             """)
         let app = try TestApps.register(
             TestApps.manifest(
                 id: "com.example.recorder", name: "Recorder", typeID: "com.example.rec", ext: "rec",
-                importer: TestApps.command([script, "--type=%t", "%f", "100%%", "$(reboot)"])),
+                importer: TestApps.command([script, "--type=%t", "%f", "100%%", "$(reboot)"], folder: dir.at("store"))),
             as: "recorder", in: dir)
         var environment = ProcessInfo.processInfo.environment
         environment["SECRET_TOKEN"] = "hunter2"
@@ -237,7 +230,7 @@ import TypeRegistry
 
         #expect(report.items.map(\.text) == ["Recorder"])
         let variables = Set(
-            (try String(contentsOfFile: dir.at("env.txt"), encoding: .utf8)).split(separator: "\n").compactMap {
+            (try String(contentsOfFile: dir.at("store/env.txt"), encoding: .utf8)).split(separator: "\n").compactMap {
                 $0.split(separator: "=", maxSplits: 1).first.map(String.init)
             })
         #expect(!variables.contains("SECRET_TOKEN"))
@@ -248,16 +241,17 @@ import TypeRegistry
         ]
         #expect(variables.filter { !$0.hasPrefix("XDG_") }.isSubset(of: allowed))
         #expect(variables.contains("XDG_DATA_HOME") && variables.contains("HOME") && variables.contains("PATH"))
-        let arguments = try String(contentsOfFile: dir.at("args.txt"), encoding: .utf8).split(separator: "\n").map(
-            String.init)
+        let arguments = try String(contentsOfFile: dir.at("store/args.txt"), encoding: .utf8).split(
+            separator: "\n"
+        ).map(String.init)
         #expect(arguments.count == 4)
         #expect(arguments.first == "--type=com.example.rec")
         #expect(arguments.dropFirst().first?.hasPrefix(harness.inbox + "/") == true)
         #expect(arguments.dropFirst().first?.hasSuffix("/my doc.rec") == true, "one argument, spaces and all")
         #expect(arguments.dropFirst(2).first == "100%")
         #expect(arguments.last == "$(reboot)", "passed as text, never run by a shell")
-        #expect(try String(contentsOfFile: dir.at("stdin.txt"), encoding: .utf8) == "", "stdin is /dev/null")
-        #expect(try String(contentsOfFile: dir.at("pwd.txt"), encoding: .utf8) == dir.at("home") + "\n")
+        #expect(try String(contentsOfFile: dir.at("store/stdin.txt"), encoding: .utf8) == "", "stdin is /dev/null")
+        #expect(try String(contentsOfFile: dir.at("store/pwd.txt"), encoding: .utf8) == dir.at("store") + "\n")
     }
 
     @Test func aProgramIsNeverGivenToAnApplication() async throws {
@@ -284,12 +278,112 @@ import TypeRegistry
             return
         }
         let program = transfer.items[0].result
-        #expect(program.type == "public.unix-executable")
+        // The name keeps its type; the program inside is a disguise, never imported.
+        #expect(program.type == "com.example.pic")
         #expect(program.application == nil)
         #expect(program.warnings.contains { $0.contains("disguised as com.example.pic") })
         let unknown = transfer.items[1].result
         #expect(unknown.receiveFolderReason?.hasPrefix("the type could not be determined") == true)
         #expect(inboxEntries(harness.inbox).isEmpty)
+    }
+
+    /// A protected document: the importer says it needs the password (exit status 77); a retry with
+    /// the password gives it on the importer's standard input only, never in its arguments or
+    /// environment; a wrong one keeps the document with that reason.
+    @Test func aPasswordReachesTheImporterOnlyOnItsStandardInput() async throws {
+        let dir = TemporaryDirectory("import-password")
+        FileTree.makeFolder(dir.at("store"))
+        let app = try TestApps.scripted(
+            "Locker", ext: "locked", in: dir,
+            body: """
+                IFS= read -r password || { echo "Error: '$1' is protected by a password" >&2; exit 77; }
+                [ "$password" = "correct horse" ] || { echo "Error: wrong password" >&2; exit 77; }
+                printf '%s\\n' "$@" > "\(dir.at("store/args.txt"))"
+                env > "\(dir.at("store/env.txt"))"
+                cp "$1" "\(dir.at("store"))/"
+                """, folder: dir.at("store"))
+        let registry = TestApps.registry([app])
+        let harness = try ReceiverHarness(in: dir, registry: registry)
+        FileTree.writeText(dir.at("vault.locked"), "ciphertext")
+
+        let report = try await TestSender(in: dir).send([dir.at("vault.locked")], to: harness)
+
+        #expect(report.items.map(\.outcome) == [.keptInInbox])
+        #expect(report.items.map(\.text) == ["Locker needs the document's password"])
+        guard case .received(let transfer) = await harness.nextOutcome(), let item = transfer.items.first else {
+            Issue.record("no received outcome")
+            return
+        }
+        let id = item.result.entry.id
+        let inbox = Inbox(directory: harness.inbox)
+        #expect(try inbox.entry(id).needsPassword)
+        #expect(
+            try inbox.entry(id).failure
+                == "Locker: the document is protected by a password; 'share inbox import \(id)' asks for it")
+
+        let importer = DocumentImporter(
+            inbox: inbox, registry: registry, receiveFolder: harness.destination,
+            environment: ProcessInfo.processInfo.environment)
+        let wrong = try importer.importEntry(id, password: Array("tr0ub4dor".utf8))
+        #expect(!wrong.succeeded)
+        #expect(wrong.entry.needsPassword)
+        #expect(try inbox.entry(id).failure == "Locker: the password given does not open the document")
+        #expect(try inbox.entry(id).attempts == 2)
+
+        let right = try importer.importEntry(id, password: Array("correct horse".utf8))
+        #expect(right.succeeded)
+        #expect(FileManager.default.contents(atPath: dir.at("store/vault.locked")) == Data("ciphertext".utf8))
+        let arguments = try String(contentsOfFile: dir.at("store/args.txt"), encoding: .utf8)
+        let environment = try String(contentsOfFile: dir.at("store/env.txt"), encoding: .utf8)
+        #expect(!arguments.contains("correct horse") && !environment.contains("correct horse"))
+        #expect(inboxEntries(harness.inbox).isEmpty)
+    }
+
+    /// Rule 4: a folder whose package type share would have to invent is never imported, even when
+    /// an app claims its extension with LSTypeIsPackage.
+    @Test func aFolderOfADynamicTypeGoesToTheReceiveFolder() async throws {
+        let dir = TemporaryDirectory("import-dynamic-folder")
+        let app = try TestApps.register(
+            TestApps.claiming(
+                id: "com.example.oecore", name: "OECore",
+                documentType: """
+                    <key>CFBundleTypeExtensions</key><array><string>oecoreplugin</string></array>
+                    <key>LSTypeIsPackage</key><true/><key>LSHandlerRank</key><string>Owner</string>
+                    """,
+                importer: TestApps.folder("move", dir.at("plugins"))),
+            as: "oecore", in: dir)
+        let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
+        FileTree.makeFolder(dir.at("x.oecoreplugin/Contents"))
+        FileTree.writeText(dir.at("x.oecoreplugin/Contents/Info.plist"), "<plist/>")
+
+        let report = try await TestSender(in: dir).send([dir.at("x.oecoreplugin")], to: harness)
+
+        #expect(report.items.map(\.outcome) == [.placed])
+        #expect(report.items.map(\.text) == [harness.destination + "/x.oecoreplugin"])
+        #expect(!FileManager.default.fileExists(atPath: dir.at("plugins/x.oecoreplugin")))
+    }
+
+    /// Rule 3: source files that weak magic used to take for scripts are typed by their names and
+    /// imported, not withheld as programs.
+    @Test func sourceFilesAreImportedNotWithheldAsPrograms() async throws {
+        let dir = TemporaryDirectory("import-source")
+        let app = try TestApps.register(
+            TestApps.claiming(
+                id: "com.example.code", name: "Code",
+                documentType: "<key>LSItemContentTypes</key><array><string>public.source-code</string></array>",
+                importer: TestApps.folder("copy", dir.at("code"))),
+            as: "code", in: dir)
+        let harness = try ReceiverHarness(in: dir, registry: TestApps.registry([app]))
+        FileTree.writeText(dir.at("app.js"), "\"use strict\";\nmodule.exports = {};\n")
+        FileTree.writeText(dir.at("build.mk"), "SHELL=/bin/sh\nall:\n\techo ok\n")
+        FileTree.writeText(dir.at("Util.pm"), "package Util;\n1;\n")
+
+        let report = try await TestSender(in: dir).send(
+            [dir.at("app.js"), dir.at("build.mk"), dir.at("Util.pm")], to: harness)
+
+        #expect(report.items.map(\.outcome) == [.imported, .imported, .imported])
+        #expect(report.items.map(\.text) == ["Code", "Code", "Code"])
+        #expect(FileTree.allPaths(dir.at("code")) == ["Util.pm", "app.js", "build.mk"])
     }
 
     @Test func anUnsafeArchiveIsRefusedAndKept() async throws {

@@ -4,14 +4,17 @@ import Testing
 
 @Suite struct PeerResolverTests {
     func peer(_ name: String, fp: String?, host: String = "h.local") -> NearbyPeer {
-        var txt = ["v": "1"]
+        var txt = ["v": "2"]
         if let fp { txt["fp"] = fp }
         let service = DiscoveredService(
             name: name, type: "_share._tcp", domain: "local", host: host, port: 47321,
             addresses: [ServiceAddress(ip: "10.0.0.1", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2)],
             txt: txt, isLocal: false)
-        return NearbyPeer(service: service, trust: TrustStore(), ownFingerprintPrefix: nil)
+        return NearbyPeer(service: service, trust: TrustStore(), ownFingerprintPrefix: nil, networks: Self.networks)
     }
+
+    /// eth0 (index 2) on 10.0.0.0/24, and loopback (index 1).
+    static let networks = InterfaceNetworks.fixed([(2, "10.0.0.7", 24, false), (1, "127.0.0.1", 8, true), (1, "::1", 128, true)])
 
     var peers: [NearbyPeer] {
         [
@@ -49,11 +52,71 @@ import Testing
 
     @Test func unknownAndUnverifiablePeersAreErrors() {
         #expect(resolved("phone") == "error: no peer named 'phone' is visible; visible peers: 'Desk', 'desktop', 'junk', 'Laptop', 'printer'")
-        #expect(resolved("printer") == "error: the peer 'printer' advertises no valid fingerprint, so its identity cannot be checked; nothing was sent")
-        #expect(resolved("junk").hasPrefix("error: the peer 'junk' advertises no valid fingerprint"))
+        #expect(resolved("printer") == "error: the peer 'printer' is not a receiver this share can send to: it advertises no valid fingerprint; nothing was sent")
+        #expect(resolved("junk").hasPrefix("error: the peer 'junk' is not a receiver this share can send to: it advertises no valid fingerprint"))
         switch PeerResolver.resolve("desk", among: []) {
         case .success: Issue.record("resolved among no peers")
         case .failure(let failure): #expect("\(failure)".contains("no receivers were found nearby"))
         }
+    }
+
+    func service(_ txt: [String: String], port: UInt16 = 47321, addresses: [ServiceAddress]) -> DiscoveredService {
+        DiscoveredService(
+            name: "x", type: "_share._tcp", domain: "local", host: "x.local", port: port, addresses: addresses, txt: txt,
+            isLocal: false)
+    }
+
+    @Test func servicesThatAreNotCompatibleReceiversAreMarkedAndRefused() {
+        let fp = "fp" as String
+        let good = String(repeating: "a", count: 32)
+        let eth0 = [ServiceAddress(ip: "10.0.0.9", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2)]
+        let cases: [([String: String], UInt16, String)] = [
+            ([fp: good], 47321, "it advertises no protocol version"),
+            (["v": "1", fp: good], 47321, "it speaks share protocol 1 and this share speaks 2: update share there"),
+            (["v": "9", fp: good], 47321, "it speaks share protocol 9 and this share speaks 2"),
+            (["v": "2"], 47321, "it advertises no valid fingerprint"),
+            (["v": "2", fp: good], 0, "it advertises port 0"),
+        ]
+        for (txt, port, reason) in cases {
+            let peer = NearbyPeer(
+                service: service(txt, port: port, addresses: eth0), trust: TrustStore(), ownFingerprintPrefix: nil,
+                networks: Self.networks)
+            #expect(peer.incompatibility == reason)
+            guard case .failure(.incompatible(_, let why)) = PeerResolver.resolve("x", among: [peer]) else {
+                Issue.record("an incompatible peer was chosen")
+                continue
+            }
+            #expect(why == reason)
+        }
+    }
+
+    @Test func addressesMustBelongWhereTheServiceWasSeen() {
+        let txt = ["v": "2", "fp": String(repeating: "a", count: 32)]
+        let addresses = [
+            ServiceAddress(ip: "127.0.0.1", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2),
+            ServiceAddress(ip: "::1", family: .ipv6, interfaceName: "eth0", interfaceIndex: 2),
+            ServiceAddress(ip: "192.168.9.9", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2),
+            ServiceAddress(ip: "10.0.0.9", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2),
+            ServiceAddress(ip: "fe80::1%eth0", family: .ipv6, interfaceName: "eth0", interfaceIndex: 2),
+        ]
+        let peer = NearbyPeer(
+            service: service(txt, addresses: addresses), trust: TrustStore(), ownFingerprintPrefix: nil, networks: Self.networks)
+        #expect(peer.service.addresses.map(\.ip) == ["10.0.0.9", "fe80::1%eth0"])
+        #expect(Set(peer.ignoredAddresses.map(\.address)) == ["127.0.0.1", "::1", "192.168.9.9"])
+        #expect(peer.ignoredAddresses.first?.reason == "a responder on the network named this machine's own loopback")
+        // Only loopback: nothing left to connect to, and the send says why.
+        let onlyLoopback = NearbyPeer(
+            service: service(txt, addresses: Array(addresses.prefix(1))), trust: TrustStore(), ownFingerprintPrefix: nil,
+            networks: Self.networks)
+        guard case .failure(let failure) = PeerResolver.resolve("x", among: [onlyLoopback]) else {
+            Issue.record("a peer with only a loopback address was chosen")
+            return
+        }
+        #expect("\(failure)".contains("advertises no address share will use (127.0.0.1: a responder on the network named"))
+        // The loopback interface itself may name loopback (this machine's own receiver).
+        let own = NearbyPeer(
+            service: service(txt, addresses: [ServiceAddress(ip: "127.0.0.1", family: .ipv4, interfaceName: "lo", interfaceIndex: 1)]),
+            trust: TrustStore(), ownFingerprintPrefix: nil, networks: Self.networks)
+        #expect(own.ignoredAddresses.isEmpty)
     }
 }

@@ -39,6 +39,19 @@ struct WideAreaLogicTests {
         #expect(merged.count == 5)
     }
 
+    @Test func twoServicesOfOneDomainWithTheSameFingerprintStayApart() {
+        // A forged "decoy" copies desk's fingerprint and port on the local network: listing them
+        // as one would hide one name and mix their addresses.
+        let merged = PeerMerger.merge([
+            Self.service("desk", domain: "local", fp: Self.fingerprint, addresses: [("10.0.1.7", 2)]),
+            Self.service("decoy", domain: "local", fp: Self.fingerprint, addresses: [("10.0.1.66", 2)]),
+            Self.service("desk", domain: "office.example", fp: Self.fingerprint, addresses: [("10.0.1.7", 0)]),
+        ])
+        #expect(merged.map(\.service.name) == ["desk", "decoy"])
+        #expect(merged[0].domains == ["local", "office.example"])
+        #expect(merged[1].service.addresses.map(\.ip) == ["10.0.1.66"])
+    }
+
     @Test func alternativeNamesFollowAvahisPattern() {
         #expect(WideAreaNames.alternative(to: "desk") == "desk #2")
         #expect(WideAreaNames.alternative(to: "desk #2") == "desk #3")

@@ -43,6 +43,12 @@ import Testing
             <dict>
                 <key>LSItemContentTypes</key><array><string>org.markdown.note</string><string>public.plain-text</string></array>
                 <key>CFBundleTypeExtensions</key><array><string>txt</string></array>
+                <key>CFBundleTypeMIMETypes</key><array><string>text/markdown</string><string>text/plain</string></array>
+                <key>CFBundleTypeOSTypes</key><array><string>TEXT</string></array>
+                <key>NSDocumentClass</key><string>NoteDocument</string>
+                <key>NSExportableTypes</key><array><string>public.html</string></array>
+                <key>CFBundleTypeIconFile</key><string>Note.icns</string>
+                <key>LSTypeIsPackage</key><false/>
             </dict>
         </array>
         """
@@ -89,7 +95,13 @@ import Testing
               "contentTypes": [
                 "com.example.notebook.nbk"
               ],
-              "extensions": []
+              "extensions": [],
+              "mimeTypes": [],
+              "osTypes": [],
+              "isPackage": true,
+              "documentClass": null,
+              "exportableTypes": [],
+              "icons": []
             },
             {
               "name": null,
@@ -101,6 +113,21 @@ import Testing
               ],
               "extensions": [
                 "txt"
+              ],
+              "mimeTypes": [
+                "text/markdown",
+                "text/plain"
+              ],
+              "osTypes": [
+                "TEXT"
+              ],
+              "isPackage": false,
+              "documentClass": "NoteDocument",
+              "exportableTypes": [
+                "public.html"
+              ],
+              "icons": [
+                "Note.icns"
               ]
             }
           ],

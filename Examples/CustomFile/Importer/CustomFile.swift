@@ -1,10 +1,15 @@
 // customfile: the CustomFile example application's command line and share importer.
 //
 // A `.mtt` document is a zip container holding `texts.plist` (a dictionary with `title` and
-// `text`) and an optional `photo0.png`. `customfile import FILE` is the ShareImporter command of
-// Info.plist: it extracts the container (with ShareArchive's safe extraction) into a temporary
+// `text`) and an optional `photo0.png`, possibly protected by a password (every entry encrypted
+// with AES-256, written through libarchive). `customfile import FILE` is the ShareImporter command
+// of Info.plist: it extracts the container (with ShareArchive's safe extraction) into a temporary
 // folder beside its store, loads and checks it, saves the document into the store under the next
 // free name, and removes the temporary folder whatever happens.
+//
+// Passwords follow share's importer convention (docs/TYPES.md): the password, when share has one,
+// is the first line of standard input; a protected document without it (or with a wrong one) makes
+// the importer exit with status 77, which tells share to ask the user and try again.
 //
 // The store is $XDG_DATA_HOME/CustomFile/Documents (else ~/.local/share/CustomFile/Documents);
 // each document is a folder `<title>/` with texts.plist and, when there is one, photo0.png.
@@ -27,6 +32,7 @@ struct CustomFile {
             case "import": try importDocument(arguments)
             case "list": try list()
             case "sample": try sample(arguments)
+            case "export": try export(arguments)
             default: usage()
             }
         } catch let error as CustomFileError {
@@ -43,8 +49,12 @@ struct CustomFile {
             Data(
                 """
                 usage: customfile import <file.mtt>     add a received document to the store
+                                                        (password, if any: first line of stdin)
                        customfile list                  list the documents
                        customfile sample <file.mtt> --title <title> --text <text> [--photo]
+                                         [--password-file <file>]
+                       customfile export <name> <file.mtt> [--password-file <file>]
+                                                        write a stored document as a .mtt
 
                 """.utf8))
         exit(64)
@@ -60,6 +70,28 @@ struct CustomFile {
 
     static var store: String { home + "/Documents" }
 
+    /// The exit status of an import that needs a password (or got a wrong one): EX_NOPERM, which
+    /// share reads as "ask the user for the document's password and try again".
+    static let needsPassword: Int32 = 77
+
+    /// The password share passes on standard input (its first line), if any. A terminal is not
+    /// read: `customfile import` run by hand is not given one.
+    static func passwordFromStandardInput() -> [UInt8]? {
+        guard isatty(0) == 0 else { return nil }
+        let data = FileHandle.standardInput.readData(ofLength: 4096)
+        let line = data.prefix { $0 != 0x0A && $0 != 0x0D }
+        return line.isEmpty ? nil : [UInt8](line)
+    }
+
+    /// The password in a file (its first line), for exporting.
+    static func password(fromFile path: String) throws -> [UInt8] {
+        guard let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        else { throw CustomFileError("cannot read the password file '\(path)'", status: 66) }
+        let line = data.prefix { $0 != 0x0A && $0 != 0x0D }
+        guard !line.isEmpty else { throw CustomFileError("the password file '\(path)' is empty", status: 65) }
+        return [UInt8](line)
+    }
+
     static func importDocument(_ arguments: [String]) throws {
         guard arguments.count == 1 else { usage() }
         let path = arguments[0]
@@ -72,7 +104,12 @@ struct CustomFile {
         defer { try? manager.removeItem(atPath: temporary) }
         do {
             _ = try ArchiveExtractor.extract(
-                archiveAt: path, into: temporary, limits: ArchiveLimits(maxEntries: 16, maxTotalBytes: 64 << 20))
+                archiveAt: path, into: temporary, limits: ArchiveLimits(maxEntries: 16, maxTotalBytes: 64 << 20),
+                password: passwordFromStandardInput())
+        } catch .passwordRequired {
+            throw CustomFileError("'\(file)' is protected by a password", status: needsPassword)
+        } catch .wrongPassword {
+            throw CustomFileError("the password does not open '\(file)'", status: needsPassword)
         } catch {
             throw CustomFileError("'\(file)' is not a valid CustomFile document: \(error)", status: 65)
         }
@@ -135,26 +172,49 @@ struct CustomFile {
 
     static func sample(_ arguments: [String]) throws {
         var arguments = arguments
-        func option(_ name: String) -> String? {
-            guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-            let value = arguments[index + 1]
-            arguments.removeSubrange(index...(index + 1))
-            return value
-        }
-        let title = option("--title") ?? "Untitled"
-        let text = option("--text") ?? ""
+        let title = option("--title", in: &arguments) ?? "Untitled"
+        let text = option("--text", in: &arguments) ?? ""
+        let password = try option("--password-file", in: &arguments).map(password(fromFile:))
         var photo = false
         if let index = arguments.firstIndex(of: "--photo") {
             arguments.remove(at: index)
             photo = true
         }
         guard arguments.count == 1 else { usage() }
-        let writer = try ArchiveWriter(path: arguments[0], format: .zip)
+        try write(arguments[0], title: title, text: text, photo: photo ? tinyPNG : nil, password: password)
+    }
+
+    /// Writes a stored document as a `.mtt`, protected by a password if one is given.
+    static func export(_ arguments: [String]) throws {
+        var arguments = arguments
+        let password = try option("--password-file", in: &arguments).map(password(fromFile:))
+        guard arguments.count == 2, !arguments[0].contains("/") else { usage() }
+        let folder = store + "/" + arguments[0]
+        guard let data = FileManager.default.contents(atPath: folder + "/texts.plist"),
+            let texts = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+            let title = texts["title"] as? String, let text = texts["text"] as? String
+        else { throw CustomFileError("no document '\(arguments[0])' in the store '\(store)'", status: 66) }
+        let photo = FileManager.default.contents(atPath: folder + "/photo0.png").map { [UInt8]($0) }
+        try write(arguments[1], title: title, text: text, photo: photo, password: password)
+    }
+
+    /// A `.mtt`: a zip of texts.plist and photo0.png, every entry encrypted with AES-256 when a
+    /// password is given (ShareArchive's writer, libarchive underneath).
+    static func write(_ path: String, title: String, text: String, photo: [UInt8]?, password: [UInt8]?) throws {
+        let writer = try ArchiveWriter(path: path, format: .zip, password: password)
         let plist = try PropertyListSerialization.data(
             fromPropertyList: ["title": title, "text": text], format: .xml, options: 0)
         try writer.addFile("texts.plist", contents: [UInt8](plist))
-        if photo { try writer.addFile("photo0.png", contents: tinyPNG) }
+        if let photo { try writer.addFile("photo0.png", contents: photo) }
         try writer.close()
+    }
+
+    /// Removes `--name value` from the arguments and returns the value.
+    static func option(_ name: String, in arguments: inout [String]) -> String? {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+        let value = arguments[index + 1]
+        arguments.removeSubrange(index...(index + 1))
+        return value
     }
 
     /// A 1×1 PNG, the sample's photo.

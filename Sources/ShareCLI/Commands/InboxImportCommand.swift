@@ -2,6 +2,10 @@ import Foundation
 import ShareKit
 import TypeRegistry
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `share inbox import ID`: retries the import of a document in the inbox.
 struct InboxImportCommand: ShareCommand {
     static let spec = CommandSpec(
@@ -10,39 +14,55 @@ struct InboxImportCommand: ShareCommand {
         discussion: """
             Resolves the document's type again with the applications registered now, and hands it to \
             the best one (or places it in the receive folder). The document leaves the inbox only when \
-            that succeeds. The identifier may be shortened to a unique prefix of at least 4 digits.
+            that succeeds. The identifier may be shortened to a unique prefix of at least 4 digits. \
+            When the application needs the document's password, it is asked for on the terminal \
+            (nothing typed is shown), or read from --password-file (a file only you can read, or - for \
+            standard input); the application gets it on its standard input, never in an argument or a \
+            file. A wrong password leaves the document in the inbox.
             """,
         arguments: [ArgumentSpec(name: "id", help: "The entry's identifier, as 'share inbox list' shows it.")],
         options: [
             .value(
                 "dir", "folder",
                 help: "The receive folder for a document no application imports (default: your download folder)."),
+            .value(
+                "password-file", "file",
+                help: "Read the document's password from the first line of this file ('-': standard input)."),
             .flag("json", help: "Print the result as JSON."),
         ]
     )
 
     let id: String
     let directory: String?
+    let passwordFile: String?
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         id = parsed.positionals[0]
         directory = parsed.value("dir")
+        passwordFile = parsed.value("password-file")
         json = parsed.flag("json")
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
         let registry = LocalTypes.registry(context)
+        let inbox = Inbox(directory: context.paths.inboxDirectory)
         let importer = DocumentImporter(
-            inbox: Inbox(directory: context.paths.inboxDirectory), registry: registry,
+            inbox: inbox, registry: registry,
             receiveFolder: LocalTypes.absolute(directory ?? context.paths.downloadDirectory),
             environment: console.environment)
-        let result: ImportResult
-        do {
-            result = try await BlockingImport.run(importer, id: id)
-        } catch {
-            throw CLIError(TerminalText.safe(error.description))
+        var password = try passwordFile.map(readPasswordFile)
+        defer { Self.erase(&password) }
+        let entryID = id
+        // A document known to need its password: ask before the first attempt.
+        if password == nil, let entry = try? inbox.entry(id), entry.needsPassword {
+            password = try ask(for: entry, application: importer.plan(entry).application?.name, console: console)
+        }
+        var result = try await attempt(importer, id: entryID, password: password)
+        if password == nil, result.entry.needsPassword, case .kept = result.outcome, console.stdinIsTerminal {
+            password = try ask(for: result.entry, application: result.application?.name, console: console)
+            result = try await attempt(importer, id: result.entry.id, password: password)
         }
         let home = context.paths.home
         if json {
@@ -68,26 +88,89 @@ struct InboxImportCommand: ShareCommand {
             }
             return ExitCode.success
         case .kept(let failure, _):
+            let hint =
+                result.entry.needsPassword && password == nil
+                ? "run 'share inbox import \(result.entry.id)' on a terminal or give --password-file; " : ""
             throw CLIError(
-                "\(name) stays in the inbox: \(TerminalText.safe(failure)); "
+                "\(name) stays in the inbox: \(TerminalText.safe(failure)); \(hint)"
                     + "'share inbox remove \(result.entry.id)' deletes it")
         }
     }
-}
 
-/// Runs an import on a thread of its own (an importer may take minutes).
-enum BlockingImport {
-    static func run(_ importer: DocumentImporter, id: String) async throws(InboxError) -> ImportResult {
-        let result: Result<ImportResult, InboxError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(InboxError) {
-                    continuation.resume(returning: .success(try importer.importEntry(id)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+    private func attempt(_ importer: DocumentImporter, id: String, password: [UInt8]?) async throws(CLIError)
+        -> ImportResult
+    {
+        do {
+            return try await BlockingCall.run { () throws(InboxError) in
+                try importer.importEntry(id, password: password)
             }
-            thread.start()
+        } catch {
+            throw CLIError(TerminalText.safe(error.description))
         }
-        return try result.get()
+    }
+
+    /// Asks on the terminal for the password of an entry.
+    private func ask(for entry: InboxEntry, application: String?, console: Console) throws(CLIError) -> [UInt8] {
+        let owner = application.map { " (\(TerminalText.safe($0)))" } ?? ""
+        let answer: [UInt8]
+        do throws(SecretPrompt.Failure) {
+            answer = try SecretPrompt.read(
+                "Password for \"\(TerminalText.safe(entry.name))\"\(owner): ", console: console)
+        } catch {
+            switch error {
+            case .noTerminal:
+                throw CLIError(
+                    "\"\(TerminalText.safe(entry.name))\" needs its password and there is no terminal to ask on; "
+                        + "give --password-file")
+            case .cancelled:
+                throw CLIError("no password given; \"\(TerminalText.safe(entry.name))\" stays in the inbox")
+            }
+        }
+        return try checked(answer, source: "the password typed")
+    }
+
+    /// The first line of the password file, refused when other users could read the file.
+    private func readPasswordFile(_ file: String) throws(CLIError) -> [UInt8] {
+        let data: Data?
+        if file == "-" {
+            data = FileHandle.standardInput.readData(ofLength: DocumentImporter.maximumPasswordLength + 2)
+        } else {
+            let path = LocalTypes.absolute(file)
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw CLIError(
+                    "cannot read the password file '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
+            }
+            if (info.st_mode & S_IFMT) == S_IFREG && info.st_mode & 0o077 != 0 {
+                throw CLIError(
+                    "the password file '\(TerminalText.safe(file))' can be read by other users (mode "
+                        + String(info.st_mode & 0o777, radix: 8)
+                        + "); make it yours alone with 'chmod 600 \(TerminalText.safe(file))'")
+            }
+            data = FileManager.default.contents(atPath: path)
+        }
+        guard let data else { throw CLIError("cannot read the password file '\(TerminalText.safe(file))'") }
+        var bytes = [UInt8](data.prefix { $0 != 0x0A && $0 != 0x0D })
+        defer { Self.erase(&bytes) }
+        return try checked(bytes, source: "the password file '\(TerminalText.safe(file))'")
+    }
+
+    private func checked(_ password: [UInt8], source: String) throws(CLIError) -> [UInt8] {
+        guard !password.isEmpty else { throw CLIError("\(source): the password is empty") }
+        guard password.count <= DocumentImporter.maximumPasswordLength, !password.contains(0) else {
+            throw CLIError("\(source): not a usable password (at most 1024 bytes, no NUL)")
+        }
+        return password
+    }
+
+    /// Overwrites a password in memory (best effort).
+    private static func erase(_ password: inout [UInt8]?) {
+        guard var bytes = password else { return }
+        password = nil
+        erase(&bytes)
+    }
+
+    private static func erase(_ bytes: inout [UInt8]) {
+        for index in bytes.indices { bytes[index] = 0 }
     }
 }

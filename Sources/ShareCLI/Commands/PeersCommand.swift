@@ -126,39 +126,77 @@ struct PeersCommand: ShareCommand {
             watch.close()
         }
         defer { signals.cancel() }
-        for await event in watch.events {
-            switch event {
-            case .appeared(let service), .updated(let service):
-                let peer: NearbyPeer
-                do {
-                    peer = try PeerDirectory.nearby([service], node: node)[0]
-                } catch {
-                    throw CLIError(error.description)
-                }
-                let isNew: Bool
-                if case .appeared = event { isNew = true } else { isNew = false }
-                if json {
-                    console.line(JSON.object([("event", .string(isNew ? "appeared" : "updated")), ("peer", PeerJSON.peer(peer))]).text())
-                } else if isNew {
-                    console.line("+ " + PeerTable.summary(peer))
-                }
-            case .disappeared(let name):
-                if json {
-                    console.line(JSON.object([("event", .string("disappeared")), ("name", .string(name))]).text())
-                } else {
-                    console.line("- \(TerminalText.safe(name))")
-                }
-            case .allForNow:
-                if json { console.line(JSON.object([("event", .string("all-for-now"))]).text()) }
-            case .warning(let text):
-                if json {
-                    console.line(JSON.object([("event", .string("warning")), ("message", .string(text))]).text())
-                } else {
-                    console.warning(TerminalText.safe(text))
-                }
-            case .failure(let error):
-                throw PeerScan.cliError(error)
+        // Events are collected as they come and printed through a filter that coalesces flapping.
+        let arrived = Mutex<(events: [CombinedPeerWatch.Event], ended: Bool)>(([], false))
+        let reader = Task {
+            for await event in watch.events { arrived.withLock { $0.events.append(event) } }
+            arrived.withLock { $0.ended = true }
+        }
+        defer { reader.cancel() }
+        var filter = FlappingFilter()
+        var shown = Set<String>()
+        while true {
+            let (events, ended) = arrived.withLock { state in
+                defer { state.events = [] }
+                return (state.events, state.ended)
             }
+            for event in events {
+                switch event {
+                case .appeared(let service), .updated(let service):
+                    let peer: NearbyPeer
+                    do {
+                        peer = try PeerDirectory.nearby([service], node: node)[0]
+                    } catch {
+                        throw CLIError(error.description)
+                    }
+                    let line =
+                        json
+                        ? JSON.object([("event", .string("appeared")), ("peer", PeerJSON.peer(peer))]).text()
+                        : "+ " + PeerTable.summary(peer)
+                    filter.record(service.service.name, state: line)
+                case .disappeared(let name):
+                    filter.record(name, state: nil)
+                case .allForNow:
+                    if json { console.line(JSON.object([("event", .string("all-for-now"))]).text()) }
+                case .warning(let text):
+                    if json {
+                        console.line(JSON.object([("event", .string("warning")), ("message", .string(text))]).text())
+                    } else {
+                        console.warning(TerminalText.safe(text))
+                    }
+                case .failure(let error):
+                    throw PeerScan.cliError(error)
+                }
+            }
+            for (name, output) in filter.due(at: ended ? .now + .seconds(3600) : .now) {
+                switch output {
+                case .state(nil):
+                    // Gone: said only for a peer that was shown.
+                    guard shown.remove(name) != nil else { continue }
+                    console.line(
+                        json
+                            ? JSON.object([("event", .string("disappeared")), ("name", .string(name))]).text()
+                            : "- \(TerminalText.safe(name))")
+                case .state(var line?):
+                    // A peer shown before and shown again with other data is "updated" (`*`).
+                    if shown.contains(name) {
+                        line =
+                            json
+                            ? "{\"event\":\"updated\"" + line.dropFirst("{\"event\":\"appeared\"".count)
+                            : "* " + line.dropFirst(2)
+                    }
+                    shown.insert(name)
+                    console.line(line)
+                case .flapping:
+                    if json {
+                        console.line(JSON.object([("event", .string("flapping")), ("name", .string(name))]).text())
+                    } else {
+                        console.line("~ \(TerminalText.safe(name)) keeps appearing and disappearing")
+                    }
+                }
+            }
+            if ended && filter.nextDue == nil { break }
+            try? await Task.sleep(for: .milliseconds(100))
         }
         if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
         return ExitCode.success
@@ -213,6 +251,8 @@ enum PeerJSON {
             ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
             ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
             ("mixedScripts", .bool(peer.mixesScripts)),
+            ("incompatible", peer.incompatibility.map(JSON.string) ?? .null),
+            ("ignoredAddresses", .array(peer.ignoredAddresses.map { .object([("address", .string($0.address)), ("reason", .string($0.reason))]) })),
             ("self", .bool(peer.isSelf)),
             ("domains", .array(peer.domains.map { .string($0) })),
             ("unconfirmed", .bool(peer.isUnconfirmed)),
@@ -267,6 +307,10 @@ enum PeerTable {
     static func status(_ peer: NearbyPeer) -> String {
         if peer.isSelf { return "this machine" }
         var notes: [String] = []
+        if let reason = peer.incompatibility { notes.append("incompatible: \(reason)") }
+        if !peer.ignoredAddresses.isEmpty {
+            notes.append("ignored " + peer.ignoredAddresses.map { "\(TerminalText.safe($0.address)) (\($0.reason))" }.joined(separator: ", "))
+        }
         if let pinned = peer.pinnedName {
             notes.append(pinned == peer.name ? "verified" : "verified as \"\(TerminalText.safe(pinned))\"")
         } else if let namesake = peer.claimsNameOf {

@@ -7,25 +7,35 @@ struct TypesInspectCommand: ShareCommand {
         abstract: "Show what a manifest declares, without registering it.",
         discussion: """
             Prints the manifest's declared types (exported, then imported) and document types exactly as \
-            written, and every problem found. With --json the output has a fixed shape: {"declaredTypes": \
-            [...], "documentTypes": [...], "warnings": [...]} (see docs/TYPES.md).
+            written, and every problem found: a manifest as it sits in an Xcode project is read with a \
+            warning for each preprocessor line skipped and each build setting left unexpanded. With \
+            --json the output has a fixed shape: {"declaredTypes": [...], "documentTypes": [...], \
+            "warnings": [...]} (see docs/TYPES.md).
             """,
         arguments: [ArgumentSpec(name: "file", help: "An Info.plist-style manifest.")],
-        options: [.flag("json", help: "Print the declarations as JSON.")]
+        options: [
+            .value(
+                "bundle-id", "identifier",
+                help: "The application's identifier: fills in $(PRODUCT_BUNDLE_IDENTIFIER) as 'register' would."),
+            .flag("json", help: "Print the declarations as JSON."),
+        ]
     )
 
     let file: String
+    let bundleIdentifier: String?
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         file = parsed.positionals[0]
+        bundleIdentifier = parsed.value("bundle-id")
         json = parsed.flag("json")
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let manifest: ApplicationManifest
         do {
-            manifest = try ApplicationManifest.load(contentsOfFile: LocalTypes.absolute(file))
+            manifest = try ApplicationManifest.load(
+                contentsOfFile: LocalTypes.absolute(file), bundleIdentifier: bundleIdentifier)
         } catch let error as ManifestError {
             throw CLIError(TerminalText.safe(error.description))
         } catch {
@@ -51,11 +61,13 @@ struct TypesInspectCommand: ShareCommand {
                 "  type \(TerminalText.safe(type.identifier)): \(TerminalText.safe(parts.joined(separator: "; ")))")
         }
         for document in inspection.documentTypes {
-            let what = (document.contentTypes + document.extensions.map { "." + $0 }).joined(separator: ", ")
+            let what = (document.contentTypes + document.extensions.map { "." + $0 } + document.mimeTypes).joined(
+                separator: ", ")
             let rank = document.rank ?? "Default (not declared)"
             let role = document.role ?? "Viewer (not declared)"
+            let package = document.isPackage == true ? ", package" : ""
             lines.append(
-                "  imports \(TerminalText.safe(what.isEmpty ? "nothing" : what)): rank \(TerminalText.safe(rank)), role \(TerminalText.safe(role))"
+                "  imports \(TerminalText.safe(what.isEmpty ? "nothing" : what)): rank \(TerminalText.safe(rank)), role \(TerminalText.safe(role))\(package)"
             )
         }
         if let importer = manifest.importer {

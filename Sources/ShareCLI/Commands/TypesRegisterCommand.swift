@@ -12,20 +12,37 @@ struct TypesRegisterCommand: ShareCommand {
             LSHandlerRank) and its ShareImporter (copy, move, unpack or command), checks them, and \
             stores the registration in $XDG_DATA_HOME/share/applications. Relative paths in the \
             ShareImporter start at the manifest's folder. Registering the same application again \
-            replaces its registration; a running 'share receive' uses it from its next transfer.
+            replaces its registration; a running 'share receive' uses it from its next transfer. A \
+            manifest as it sits in an Xcode project loads too: its preprocessor lines are skipped, and \
+            when its CFBundleIdentifier is a build setting such as $(PRODUCT_BUNDLE_IDENTIFIER), give \
+            the identifier with --bundle-id. Warnings name what the manifest got wrong, and any \
+            extension another type claims too.
             """,
         arguments: [
             ArgumentSpec(name: "manifest", help: "The application's Info.plist (XML or binary property list).")
         ],
-        options: [.flag("json", help: "Print the registration as JSON.")]
+        options: [
+            .value(
+                "bundle-id", "identifier",
+                help:
+                    "The application's identifier, for a manifest whose CFBundleIdentifier is an Xcode build setting."),
+            .flag("json", help: "Print the registration as JSON."),
+        ]
     )
 
     let manifest: String
+    let bundleIdentifier: String?
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         manifest = parsed.positionals[0]
+        bundleIdentifier = parsed.value("bundle-id")
         json = parsed.flag("json")
+        if let bundleIdentifier, !TypeIdentifier(bundleIdentifier).isRecommendedForm {
+            throw parsed.usageError(
+                "'\(bundleIdentifier)' is not an application identifier (reverse DNS: letters, digits, '-' and '.', "
+                    + "e.g. com.example.myapp)")
+        }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
@@ -33,11 +50,19 @@ struct TypesRegisterCommand: ShareCommand {
         let (registration, replaced): (ApplicationRegistration, Bool)
         do {
             (registration, replaced) = try LocalTypes.store(context).register(
-                manifestAt: LocalTypes.absolute(manifest), homeDirectory: context.paths.home)
+                manifestAt: LocalTypes.absolute(manifest), homeDirectory: context.paths.home,
+                bundleIdentifier: bundleIdentifier)
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
-        let warnings = registration.manifest.warnings.map(\.description)
+        // What the registry as a whole says about this application: collisions, competing owners.
+        let registry = LocalTypes.registry(context)
+        let warnings =
+            registration.manifest.warnings.map(\.description)
+            + registry.warnings.filter {
+                $0.concerns(applicationID: registration.applicationID)
+                    && [.extensionCollision, .competingExports, .conflictingOwners, .systemType].contains($0.kind)
+            }.map(\.message)
         if json {
             console.line(
                 JSON.object([

@@ -6,71 +6,122 @@ import TypeRegistry
     import Glibc
 #endif
 
-/// `share types resolve FILE`: the type a received file would get and who would import it.
+/// `share types resolve FILE...`: the type each file would get and who would import it.
 struct TypesResolveCommand: ShareCommand {
     static let spec = CommandSpec(
         name: "resolve",
-        abstract: "Show the type of a file and the application that would import it.",
+        abstract: "Show the type of files and the application that would import them.",
         discussion: """
-            Decides the file's type the way the receiver does: from its name, its first 4 KiB (a \
+            Decides each file's type the way the receiver does: from its name, its first 4 KiB (a \
             folder: by its extension) and, with --declared, the type a sender declared. Prints the \
-            type, its conformance chain, any warning (content that contradicts the name, a program in \
-            disguise) and the handler that would import it, or why it would be placed in the receive \
-            folder. Nothing is imported.
+            type, its MIME type and conformance chain, any warning (a program in disguise) and the \
+            handler that would import it, or why it would be placed in the receive folder. Nothing is \
+            imported. Give many files at once: the type database is loaded once. --mime prints one \
+            line per file, 'FILE: MIME-TYPE', for scripts; --json one object per file (on one line \
+            each when there are several files).
             """,
-        arguments: [ArgumentSpec(name: "file", help: "A file or folder.")],
+        arguments: [ArgumentSpec(name: "file", help: "Files or folders.", repeating: true)],
         options: [
-            .value("declared", "type", help: "A type identifier or MIME type a sender declared for it."),
+            .value("declared", "type", help: "A type identifier or MIME type a sender declared for them."),
+            .flag("mime", help: "Print only each file's MIME type, as 'FILE: MIME-TYPE'."),
             .flag("explain", help: "Also print every step of the decision."),
             .flag("json", help: "Print the result as JSON."),
         ]
     )
 
-    let file: String
+    let files: [String]
     let declared: String?
+    let mime: Bool
     let explain: Bool
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        file = parsed.positionals[0]
+        files = parsed.positionals
         declared = parsed.value("declared")
+        mime = parsed.flag("mime")
         explain = parsed.flag("explain")
         json = parsed.flag("json")
+        if mime && (json || explain) {
+            throw parsed.usageError("--mime prints only MIME types; it cannot be combined with --json or --explain")
+        }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        let path = LocalTypes.absolute(file)
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            throw CLIError("cannot read '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
-        }
         let registry = LocalTypes.registry(context)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let plan = DocumentImporter.plan(forItemAt: path, name: name, declaredType: declared, registry: registry)
+        let command = self
+        let failures = await BlockingCall.run { command.resolveAll(registry: registry, context: context) }
+        if failures.isEmpty { return ExitCode.success }
+        if files.count == 1 { throw CLIError(failures[0]) }
+        for failure in failures { context.console.error(failure) }
+        return ExitCode.failure
+    }
+
+    /// Resolves every file, printing as it goes (in batches); returns a message per unreadable file.
+    private func resolveAll(registry: TypeRegistry, context: CommandContext) -> [String] {
+        var failures: [String] = []
+        var output = ""
+        for file in files {
+            let path = LocalTypes.absolute(file)
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                failures.append("cannot read '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
+                continue
+            }
+            // A link is typed by its own name and its target's content, as gio does.
+            var target: String?
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                guard let resolved = realpath(path, nil) else {
+                    failures.append("cannot read '\(TerminalText.safe(file))': \(String(cString: strerror(errno)))")
+                    continue
+                }
+                target = String(cString: resolved)
+                free(resolved)
+            }
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let plan = DocumentImporter.plan(
+                forItemAt: target ?? path, name: name, declaredType: declared, registry: registry)
+            if mime {
+                output += "\(TerminalText.safe(file)): \(TerminalText.safe(plan.resolution.mimeType))\n"
+            } else if json {
+                output += jsonText(plan, path: path, registry: registry) + "\n"
+            } else {
+                output += humanText(plan, name: name, registry: registry, home: context.paths.home)
+            }
+            if output.utf8.count >= 1 << 16 {
+                context.console.out(output)
+                output = ""
+            }
+        }
+        if !output.isEmpty { context.console.out(output) }
+        return failures
+    }
+
+    private func jsonText(_ plan: ImportPlan, path: String, registry: TypeRegistry) -> String {
         let resolution = plan.resolution
         let chains = registry.conformanceChains(of: resolution.type)
-        let home = context.paths.home
-        if json {
-            context.console.line(
-                JSON.object([
-                    ("file", .string(path)),
-                    ("type", .string(resolution.type.rawValue)),
-                    ("basis", .string(resolution.basis.rawValue)),
-                    ("conformanceChains", .array(chains.map { .array($0.map { .string($0.rawValue) }) })),
-                    ("declaredType", resolution.declaredType.map { .string($0.rawValue) } ?? .null),
-                    ("contentType", resolution.contentType.map { .string($0.rawValue) } ?? .null),
-                    ("contradiction", resolution.contradiction.map { .string($0.description) } ?? .null),
-                    ("isResolved", .bool(resolution.isResolved)),
-                    ("isSafe", .bool(resolution.isSafe)),
-                    ("isExecutable", .bool(resolution.isExecutable)),
-                    ("destination", .string(plan.handler == nil ? "receiveFolder" : "application")),
-                    ("handler", plan.handler.map(TypesShowCommand.candidateJSON) ?? .null),
-                    ("reason", plan.receiveFolderReason.map(JSON.string) ?? .null),
-                    ("warnings", .array(plan.warnings.map(JSON.string))),
-                    ("trace", .array(resolution.trace.map(JSON.string))),
-                ]).pretty())
-            return ExitCode.success
-        }
+        let value = JSON.object([
+            ("file", .string(path)),
+            ("type", .string(resolution.type.rawValue)),
+            ("mimeType", .string(resolution.mimeType)),
+            ("basis", .string(resolution.basis.rawValue)),
+            ("conformanceChains", .array(chains.map { .array($0.map { .string($0.rawValue) }) })),
+            ("declaredType", resolution.declaredType.map { .string($0.rawValue) } ?? .null),
+            ("contentType", resolution.contentType.map { .string($0.rawValue) } ?? .null),
+            ("contradiction", resolution.contradiction.map { .string($0.description) } ?? .null),
+            ("isResolved", .bool(resolution.isResolved)),
+            ("isSafe", .bool(resolution.isSafe)),
+            ("isExecutable", .bool(resolution.isExecutable)),
+            ("destination", .string(plan.handler == nil ? "receiveFolder" : "application")),
+            ("handler", plan.handler.map { TypesShowCommand.candidateJSON($0) } ?? .null),
+            ("reason", plan.receiveFolderReason.map(JSON.string) ?? .null),
+            ("warnings", .array(plan.warnings.map(JSON.string))),
+            ("trace", .array(resolution.trace.map(JSON.string))),
+        ])
+        return files.count == 1 ? value.pretty() : value.text()
+    }
+
+    private func humanText(_ plan: ImportPlan, name: String, registry: TypeRegistry, home: String) -> String {
+        let resolution = plan.resolution
         var lines = [
             "\(TerminalText.safe(name)): \(TerminalText.safe(resolution.type.rawValue)) (\(Self.basis(resolution.basis)))"
         ]
@@ -78,7 +129,8 @@ struct TypesResolveCommand: ShareCommand {
             lines.append(
                 "  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
         }
-        for (index, chain) in chains.enumerated() {
+        row("MIME type", TerminalText.safe(resolution.mimeType))
+        for (index, chain) in registry.conformanceChains(of: resolution.type).enumerated() {
             row(index == 0 ? "conforms to" : "", TerminalText.safe(chain.map(\.rawValue).joined(separator: " → ")))
         }
         if let handler = plan.handler {
@@ -95,8 +147,7 @@ struct TypesResolveCommand: ShareCommand {
             lines.append("  decision:")
             for step in resolution.trace { lines.append("    \(TerminalText.safe(step))") }
         }
-        for line in lines { context.console.line(line) }
-        return ExitCode.success
+        return lines.map { $0 + "\n" }.joined()
     }
 
     private static func basis(_ basis: Resolution.Basis) -> String {

@@ -10,9 +10,11 @@ struct TypesShowCommand: ShareCommand {
         discussion: """
             The type may be given as an identifier (public.png), a MIME type (image/png) or an \
             extension (.png). Shows its conformance chains, extensions and MIME types, who declares it, \
-            and the registered applications that import it, best first, with the conflicts the ranking \
-            settled (Owner, Default, Alternate; specific claims before wildcards; then the exporting \
-            application, the earlier registration, the identifier).
+            and the registered applications that import it, best first, each with the rule that put the \
+            one before it first (specific claims before wildcards; the most specific claimed type; then \
+            Owner, Default, Alternate; then the application whose exported declaration is in use, the \
+            earlier registration, the identifier), and the conflicts: ties, and an extension another \
+            type claims too.
             """,
         arguments: [ArgumentSpec(name: "type", help: "A type identifier, MIME type or .extension.")],
         options: [.flag("json", help: "Print the type as JSON.")]
@@ -36,11 +38,16 @@ struct TypesShowCommand: ShareCommand {
         let home = context.paths.home
         let record = explanation.record
         let ranking = explanation.handlers
+        let description =
+            record.description
+            ?? record.mimeTypes.lazy.compactMap {
+                RegistryProvider.comment(forMIMEType: $0, environment: context.console.environment)
+            }.first
         if json {
             context.console.line(
                 JSON.object([
                     ("identifier", .string(record.identifier.rawValue)),
-                    ("description", record.description.map(JSON.string) ?? .null),
+                    ("description", description.map(JSON.string) ?? .null),
                     ("conformsTo", .array(record.conformsTo.map { .string($0.rawValue) })),
                     ("supertypes", .array(explanation.supertypes.map { .string($0.rawValue) })),
                     (
@@ -58,8 +65,15 @@ struct TypesShowCommand: ShareCommand {
                                 .object([("origin", .string($0.origin.description)), ("inUse", .bool($0.isInUse))])
                             })
                     ),
-                    ("handlers", .array(ranking.candidates.map(Self.candidateJSON))),
-                    ("excluded", .array(ranking.excluded.map(Self.candidateJSON))),
+                    (
+                        "handlers",
+                        .array(
+                            ranking.candidates.enumerated().map { index, candidate in
+                                Self.candidateJSON(
+                                    candidate, decidedBy: index == 0 ? nil : ranking.decisions[index])
+                            })
+                    ),
+                    ("excluded", .array(ranking.excluded.map { Self.candidateJSON($0) })),
                     ("conflicts", .array(explanation.conflicts.map(JSON.string))),
                     ("handlerOrder", .string(HandlerRanking.orderingRule)),
                 ]).pretty())
@@ -70,7 +84,7 @@ struct TypesShowCommand: ShareCommand {
             lines.append(
                 "  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
         }
-        if let description = record.description { row("description", TerminalText.safe(description)) }
+        if let description { row("description", TerminalText.safe(description)) }
         for (index, chain) in explanation.conformanceChains.enumerated() {
             row(index == 0 ? "conforms to" : "", TerminalText.safe(chain.map(\.rawValue).joined(separator: " → ")))
         }
@@ -93,6 +107,9 @@ struct TypesShowCommand: ShareCommand {
                         + "(\(TerminalText.safe(candidate.applicationID))): \(candidate.rank.rawValue), "
                         + "\(TerminalText.safe(candidate.match.description)); "
                         + TerminalText.safe(TypesText.importer(candidate.importer, home: home)))
+                if index > 0 {
+                    lines.append("       after \(index) by \(TerminalText.safe(ranking.decisions[index]))")
+                }
             }
         }
         for candidate in ranking.excluded {
@@ -109,15 +126,19 @@ struct TypesShowCommand: ShareCommand {
         return ExitCode.success
     }
 
-    static func candidateJSON(_ candidate: HandlerCandidate) -> JSON {
-        .object([
+    /// A handler as JSON; `decidedBy` is the rule that put the handler before it first.
+    static func candidateJSON(_ candidate: HandlerCandidate, decidedBy: String? = nil) -> JSON {
+        var members: [(String, JSON)] = [
             ("applicationID", .string(candidate.applicationID)),
             ("name", .string(candidate.applicationName)),
             ("rank", .string(candidate.rank.rawValue)),
             ("role", .string(candidate.claim.role.rawValue)),
             ("match", .string(candidate.match.description)),
-            ("exportsType", .bool(candidate.declaresType)),
+            ("exportsType", .bool(candidate.exportsType)),
+            ("declarationInUse", .bool(candidate.declaresType)),
             ("importer", TypesText.importerJSON(candidate.importer)),
-        ])
+        ]
+        if let decidedBy { members.append(("decidedBy", .string(decidedBy))) }
+        return .object(members)
     }
 }

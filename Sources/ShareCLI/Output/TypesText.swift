@@ -131,6 +131,7 @@ enum TypesText {
             ("resolvedType", entry.resolvedType.map(JSON.string) ?? .null),
             ("state", .string(busy ? "importing" : entry.state.rawValue)),
             ("failure", entry.failure.map(JSON.string) ?? .null),
+            ("needsPassword", .bool(entry.needsPassword)),
             ("attempts", .int(Int64(entry.attempts))),
         ])
     }

@@ -130,8 +130,7 @@ final class BrowserCore: @unchecked Sendable {
         switch event {
         case AVAHI_BROWSER_NEW:
             guard let name, let type, let domain, let key = Self.key(interface, `protocol`, name) else { return }
-            guard resolvers[key] == nil else { return }
-            aggregator.instanceAdded(key, isLocal: Self.isLocal(flags))
+            guard resolvers[key] == nil, aggregator.instanceAdded(key, isLocal: Self.isLocal(flags)) else { return }
             if let client = avahi_service_browser_get_client(browser),
                 let resolver = ServiceResolverHandle(
                     client: client, interface: interface, protocol: `protocol`, name: name, type: type, domain: domain,

@@ -1,4 +1,5 @@
 public import ShareTLS
+import ShareDocuments
 import ShareWire
 
 /// What a receiver advertises in DNS-SD (docs/PROTOCOL.md §13): the protocol version and a
@@ -20,5 +21,19 @@ public enum Advertisement {
             value.allSatisfy({ $0.isHexDigit })
         else { return nil }
         return value
+    }
+
+    /// Why a service cannot be a share receiver this machine talks to (docs/PROTOCOL.md §13), or nil:
+    /// no protocol version, another version, no well-formed fingerprint prefix, or port 0.
+    public static func incompatibility(txt: [String: String], port: UInt16) -> String? {
+        guard let version = txt["v"] else { return "it advertises no protocol version" }
+        guard version == protocolVersion else {
+            let older = Int(version).map { $0 < Int(Hello.currentVersion) } ?? false
+            return "it speaks share protocol \(DisplayText.escape(version)) and this share speaks \(protocolVersion)"
+                + (older ? ": update share there" : "")
+        }
+        if fingerprintPrefix(in: txt) == nil { return "it advertises no valid fingerprint" }
+        if port == 0 { return "it advertises port 0" }
+        return nil
     }
 }

@@ -21,6 +21,20 @@ public struct NearbyPeer: Sendable, Hashable {
     public var claimsNameOf: TrustStore.Peer?
     /// Whether its name mixes scripts (Latin with Cyrillic, say), as look-alike names do.
     public var mixesScripts: Bool
+    /// Why share cannot send to it (an old or unknown protocol version, no fingerprint, port 0),
+    /// or nil when it is a compatible receiver.
+    public var incompatibility: String?
+    /// Addresses it advertised that are not used, with why (a loopback address from the network,
+    /// an address outside the network it was seen on).
+    public var ignoredAddresses: [IgnoredAddress] = []
+
+    /// An advertised address that is not used, and why.
+    public struct IgnoredAddress: Sendable, Hashable {
+        /// The address as advertised.
+        public var address: String
+        /// Why it is not used.
+        public var reason: String
+    }
     /// Where it was seen: `local` (the local network) and wide-area DNS domains.
     public var domains: [String]
     /// Seen only in wide-area DNS, where an entry can outlive its receiver, and no connection from
@@ -28,7 +42,19 @@ public struct NearbyPeer: Sendable, Hashable {
     public var isUnconfirmed = false
 
     /// Creates the view of `service`.
-    public init(service: DiscoveredService, trust: TrustStore, ownFingerprintPrefix: String?) {
+    public init(
+        service: DiscoveredService, trust: TrustStore, ownFingerprintPrefix: String?,
+        networks: InterfaceNetworks = .current()
+    ) {
+        var service = service
+        var ignored: [IgnoredAddress] = []
+        service.addresses = service.addresses.filter { address in
+            guard let problem = networks.problem(with: address) else { return true }
+            ignored.append(IgnoredAddress(address: address.ip, reason: problem))
+            return false
+        }
+        ignoredAddresses = ignored
+        incompatibility = Advertisement.incompatibility(txt: service.txt, port: service.port)
         self.service = service
         fingerprintPrefix = Advertisement.fingerprintPrefix(in: service.txt)
         let pin = fingerprintPrefix.flatMap { trust.peer(withPrefix: $0) }

@@ -20,7 +20,7 @@ public enum PeerDirectory {
         let domains = Dictionary(merged.map { ($0.key, $0.domains) }, uniquingKeysWith: { first, _ in first })
         return byName.map { peer in
             var peer = peer
-            peer.domains = domains[PeerMerger.key(peer.service)] ?? peer.domains
+            peer.domains = domains[PeerMerger.entryKey(peer.service)] ?? peer.domains
             peer.isUnconfirmed = !peer.domains.contains(PeerMerger.localDomain) && !confirmations.confirms(peer)
             return peer
         }

@@ -9,6 +9,8 @@ public enum PeerResolver {
         case notFound(query: String, visible: [String])
         case ambiguous(query: String, candidates: [String])
         case unverifiable(name: String)
+        case incompatible(name: String, reason: String)
+        case noUsableAddress(name: String, ignored: [String])
 
         public var description: String {
             switch self {
@@ -23,6 +25,11 @@ public enum PeerResolver {
                 return "'\(DisplayText.escape(query))' matches several peers: "
                     + candidates.map { DisplayText.escape($0) }.joined(separator: ", ")
                     + "; use more of the name, or a fingerprint prefix"
+            case .incompatible(let name, let reason):
+                return "the peer '\(DisplayText.escape(name))' is not a receiver this share can send to: \(reason); nothing was sent"
+            case .noUsableAddress(let name, let ignored):
+                return "the peer '\(DisplayText.escape(name))' advertises no address share will use ("
+                    + ignored.joined(separator: "; ") + "); nothing was sent"
             case .unverifiable(let name):
                 return "the peer '\(DisplayText.escape(name))' advertises no valid fingerprint, so its identity "
                     + "cannot be checked; nothing was sent"
@@ -35,7 +42,14 @@ public enum PeerResolver {
         let folded = query.lowercased()
         func pick(_ matches: [NearbyPeer]) -> Result<NearbyPeer, Failure>? {
             if matches.count == 1 {
-                return matches[0].fingerprintPrefix == nil ? .failure(.unverifiable(name: matches[0].name)) : .success(matches[0])
+                let peer = matches[0]
+                if let reason = peer.incompatibility { return .failure(.incompatible(name: peer.name, reason: reason)) }
+                if peer.fingerprintPrefix == nil { return .failure(.unverifiable(name: peer.name)) }
+                if peer.endpoints.isEmpty {
+                    return .failure(
+                        .noUsableAddress(name: peer.name, ignored: peer.ignoredAddresses.map { "\($0.address): \($0.reason)" }))
+                }
+                return .success(peer)
             }
             if matches.count > 1 {
                 return .failure(.ambiguous(query: query, candidates: matches.map(describe).sorted()))

@@ -20,6 +20,12 @@ public import TypeRegistry
 ///
 /// The inbox copy is removed only after the handler succeeded. On failure or timeout the entry
 /// stays, marked failed with the reason, for `share inbox import` to retry.
+///
+/// Password-protected documents: a `command` importer that exits with ``passwordExitStatus`` (77)
+/// needs the document's password. The entry stays, marked ``InboxEntry/needsPassword``; a retry
+/// given the password (``importEntry(_:password:cancellation:starting:)``) runs the importer with the
+/// password as the only line of its standard input, so it is never in an argument list, the
+/// environment or a file. Status 77 again means the password did not open the document.
 public struct DocumentImporter: Sendable {
     /// The inbox the entries are in.
     public let inbox: Inbox
@@ -34,8 +40,19 @@ public struct DocumentImporter: Sendable {
     /// The receive folder as a running receiver opened it (nil: by its path, as `share inbox import` does).
     var openedReceiveFolder: ReceiveFolder?
 
+    /// The Landlock ABI `command` importers are confined with: the kernel's (tests pretend older
+    /// kernels with a lower one; below 1 the importer runs unconfined, with a warning).
+    var landlockABI = LandlockRuleset.kernelABI
+
     /// Bytes of content read to resolve a file's type.
     public static let sniffLength = 4096
+
+    /// The exit status with which a `command` importer says it needs the document's password (or
+    /// that the one it was given is wrong): 77, `EX_NOPERM` of `sysexits.h`.
+    public static let passwordExitStatus: Int32 = 77
+
+    /// The longest password passed to an importer, in bytes.
+    public static let maximumPasswordLength = 1024
 
     /// Creates an importer.
     public init(inbox: Inbox, registry: TypeRegistry, receiveFolder: String, environment: [String: String]) {
@@ -90,12 +107,15 @@ public struct DocumentImporter: Sendable {
     /// it failed when the handler failed.
     /// - Parameters:
     ///   - idOrPrefix: the entry's identifier (or a unique prefix).
+    ///   - password: the document's password, for a `command` importer (at most
+    ///     ``maximumPasswordLength`` bytes, no line break); `nil` when the user gave none.
     ///   - cancellation: stops a running importer command early (the entry stays, failed).
     ///   - starting: called once the handler is chosen, before it runs.
     /// - Returns: what became of the document.
     /// - Throws: ``InboxError`` when the entry does not exist, is damaged, or another process is importing it.
     public func importEntry(
-        _ idOrPrefix: String, cancellation: ImportCancellation? = nil, starting: (@Sendable (ImportPlan) -> Void)? = nil
+        _ idOrPrefix: String, password: [UInt8]? = nil, cancellation: ImportCancellation? = nil,
+        starting: (@Sendable (ImportPlan) -> Void)? = nil
     ) throws(InboxError) -> ImportResult {
         let id = try inbox.resolve(idOrPrefix)
         let lock = try inbox.lock(id)
@@ -105,11 +125,13 @@ public struct DocumentImporter: Sendable {
         starting?(plan)
         entry.resolvedType = plan.resolution.type.rawValue
         let outcome: ImportResult.Outcome
+        var warnings = plan.warnings
         do {
-            outcome = try run(plan, entry: entry, cancellation: cancellation)
+            outcome = try run(plan, entry: entry, password: password, cancellation: cancellation, warnings: &warnings)
         } catch {
             entry.state = .failed
             entry.failure = error.message
+            entry.needsPassword = error.needsPassword
             entry.attempts += 1
             entry.lastAttemptAt = Date()
             try? inbox.save(entry)
@@ -117,9 +139,8 @@ public struct DocumentImporter: Sendable {
                 entry: entry, type: plan.resolution.type.rawValue, application: plan.application,
                 receiveFolderReason: plan.receiveFolderReason,
                 outcome: .kept(failure: error.message, timedOut: error.timedOut),
-                warnings: plan.warnings)
+                warnings: warnings)
         }
-        var warnings = plan.warnings
         do {
             try inbox.removeFolder(id)
         } catch {
@@ -133,7 +154,8 @@ public struct DocumentImporter: Sendable {
     // MARK: - Handlers
 
     private func run(
-        _ plan: ImportPlan, entry: InboxEntry, cancellation: ImportCancellation?
+        _ plan: ImportPlan, entry: InboxEntry, password: [UInt8]?, cancellation: ImportCancellation?,
+        warnings: inout [String]
     ) throws(ImportFailure)
         -> ImportResult.Outcome
     {
@@ -189,11 +211,14 @@ public struct DocumentImporter: Sendable {
                 }
                 return .imported(path: try unpack(entry, into: folder))
             case .command(let command):
-                try runCommand(command, entry: entry, type: plan.resolution.type, cancellation: cancellation)
+                try runCommand(
+                    command, entry: entry, type: plan.resolution.type, password: password, cancellation: cancellation,
+                    warnings: &warnings)
                 return .imported(path: nil)
             }
         } catch {
-            throw ImportFailure("\(app): \(error.message)", timedOut: error.timedOut)
+            throw ImportFailure(
+                "\(app): \(error.message)", timedOut: error.timedOut, needsPassword: error.needsPassword)
         }
     }
 
@@ -240,18 +265,52 @@ public struct DocumentImporter: Sendable {
         return folder + "/" + name
     }
 
+    /// Runs a `command` importer confined by its ``ImporterSandbox``: its store (`Folder`) is created
+    /// when missing, its scratch folder is its `TMPDIR` and is removed afterwards.
     private func runCommand(
-        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, cancellation: ImportCancellation?
+        _ command: ImporterCommand, entry: InboxEntry, type: TypeIdentifier, password: [UInt8]?,
+        cancellation: ImportCancellation?, warnings: inout [String]
     ) throws(ImportFailure) {
-        let argv = command.argv(filePath: inbox.documentPath(of: entry), type: type)
+        let document = inbox.documentPath(of: entry)
+        if let store = command.workingDirectory {
+            do {
+                try StagingArea.createDirectories(store)
+            } catch {
+                throw ImportFailure("cannot use its folder '\(store)': \(error.reason)")
+            }
+        }
+        let sandbox = try ImporterSandbox(
+            abi: landlockABI, document: document, store: command.workingDirectory,
+            temporaryFolder: environment["TMPDIR"])
+        defer { sandbox.discard() }
+        if let warning = sandbox.warning { warnings.append(warning) }
+        var variables = ImporterProcess.environment(from: environment)
+        variables["TMPDIR"] = sandbox.scratch
+        var input = password.map { $0 + [0x0A] }
+        defer {
+            // Best effort: no copy of the password outlives the import.
+            if var bytes = input {
+                input = nil
+                for index in bytes.indices { bytes[index] = 0 }
+            }
+        }
         let result = ImporterProcess.run(
-            argv: argv, workingDirectory: command.workingDirectory,
-            environment: ImporterProcess.environment(from: environment), timeout: command.timeout,
-            cancellation: cancellation)
-        let detail = result.lastLine.map { ": \($0)" } ?? ""
+            argv: command.argv(filePath: document, type: type), workingDirectory: command.workingDirectory,
+            environment: variables, timeout: command.timeout, sandbox: sandbox, cancellation: cancellation,
+            input: input)
+        var detail = result.lastLine.map { ": \($0)" } ?? ""
+        if sandbox.isConfined, ImporterSandbox.mentionsDenial(result.stderr + result.stdout) {
+            detail += " " + sandbox.confinementNote
+        }
         switch result.termination {
         case .exited(0):
             return
+        case .exited(Self.passwordExitStatus):
+            throw ImportFailure(
+                password == nil
+                    ? "the document is protected by a password; 'share inbox import \(entry.id)' asks for it"
+                    : "the password given does not open the document",
+                needsPassword: true)
         case .exited(let status):
             throw ImportFailure("its importer failed (exit status \(status))\(detail)")
         case .signaled(let signal):

@@ -4,10 +4,14 @@ struct ImportFailure: Error, Sendable, CustomStringConvertible {
     var message: String
     /// Whether an importer ran out of time.
     var timedOut = false
+    /// Whether the importer needs the document's password (it exited with
+    /// ``DocumentImporter/passwordExitStatus``), or did not accept the one given.
+    var needsPassword = false
 
-    init(_ message: String, timedOut: Bool = false) {
+    init(_ message: String, timedOut: Bool = false, needsPassword: Bool = false) {
         self.message = message
         self.timedOut = timedOut
+        self.needsPassword = needsPassword
     }
 
     var description: String { message }

@@ -80,6 +80,7 @@ public struct ImportResult: Sendable {
         case .imported: return ReceiptItem(.imported, name)
         case .kept(_, let timedOut):
             if application == nil { return ReceiptItem(.keptInInbox, "it could not be placed in the receive folder") }
+            if entry.needsPassword { return ReceiptItem(.keptInInbox, "\(name) needs the document's password") }
             return ReceiptItem(.keptInInbox, "\(name) \(timedOut ? "did not finish in time" : "could not import it")")
         }
     }

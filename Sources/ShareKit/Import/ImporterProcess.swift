@@ -5,14 +5,15 @@ import Foundation
     import Glibc
 #endif
 
-/// Runs a `command` importer: a program started directly with `posix_spawn` (never through a
-/// shell), with an argument vector, a minimal environment, `/dev/null` as stdin, its output
-/// captured (the last 64 KiB of each stream), in a process group of its own, and stopped at its
-/// timeout: `SIGTERM` to the whole group, then `SIGKILL` two seconds later.
+/// Runs a `command` importer: a program started directly (fork and exec, never through a shell),
+/// with an argument vector, a minimal environment, `/dev/null` as stdin (or a pipe holding only the
+/// document's password, when the user gave one), its output captured (the last 64 KiB of each
+/// stream), in a process group of its own, confined by its ``ImporterSandbox`` (Landlock), and
+/// stopped at its timeout: `SIGTERM` to the whole group, then `SIGKILL` two seconds later.
 ///
 /// The child starts with default signal dispositions and an empty signal mask (a receiver
 /// ignores `SIGPIPE`, `SIGINT` and `SIGTERM` itself; an importer must not inherit that), and
-/// with every descriptor above 2 closed.
+/// with every descriptor above 2 closed (`CShareLinux_spawn`).
 enum ImporterProcess {
     /// How the program ended.
     enum Termination: Sendable, Hashable {
@@ -51,9 +52,13 @@ enum ImporterProcess {
 
     /// Bytes of each output stream kept.
     static let captureLimit = 64 * 1024
+    /// The most stdin input given to a program: it must fit in a pipe's buffer (4 KiB is the least
+    /// POSIX promises), since it is written before the program starts.
+    static let maximumInput = 4096
     /// Time between SIGTERM and SIGKILL.
     static let killGrace: Duration = .seconds(2)
-    /// The environment variables an importer gets, when the caller has them.
+    /// The environment variables an importer gets, when the caller has them (`TMPDIR` is then
+    /// replaced by the run's scratch folder, see ``ImporterSandbox``).
     static let passedVariables: Set<String> = [
         "PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "TMPDIR",
     ]
@@ -71,10 +76,13 @@ enum ImporterProcess {
     ///   - workingDirectory: where it starts; `nil` for the home folder (or `/`).
     ///   - environment: the full environment to give it (see ``environment(from:)``).
     ///   - timeout: how long it may run.
+    ///   - sandbox: what it may touch; `nil` runs it unconfined.
     ///   - cancellation: stops the program early (as at the timeout) when cancelled.
+    ///   - input: what the program reads on stdin (at most ``maximumInput`` bytes, written into a
+    ///     pipe before it starts, so no file ever holds it); `nil` for `/dev/null`.
     static func run(
         argv: [String], workingDirectory: String?, environment: [String: String], timeout: Duration,
-        cancellation: ImportCancellation? = nil
+        sandbox: ImporterSandbox? = nil, cancellation: ImportCancellation? = nil, input: [UInt8]? = nil
     ) -> Result {
         guard let name = argv.first, !name.isEmpty else {
             return Result(termination: .couldNotStart("no program to run"), stdout: "", stderr: "")
@@ -85,6 +93,34 @@ enum ImporterProcess {
                     "'\(name)' is not an executable program (searched \(environment["PATH"] ?? ""))"),
                 stdout: "", stderr: "")
         }
+        let ruleset: LandlockRuleset?
+        do {
+            ruleset = try sandbox?.ruleset(program: program)
+        } catch {
+            return Result(termination: .couldNotStart("it could not be confined: \(error)"), stdout: "", stderr: "")
+        }
+        let standardInput: Int32
+        if let input {
+            // Written into a pipe before the program starts, so no file ever holds it.
+            var inPipe: [Int32] = [-1, -1]
+            guard input.count <= maximumInput, CShareLinux_pipe_cloexec(&inPipe) == 0 else {
+                let reason = input.count > maximumInput ? "its input is too long" : POSIX.errorText()
+                return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
+            }
+            let written = input.withUnsafeBytes { POSIX.writeAll(inPipe[1], $0) }
+            close(inPipe[1])
+            guard written == nil else {
+                close(inPipe[0])
+                return Result(termination: .couldNotStart("its input could not be written"), stdout: "", stderr: "")
+            }
+            standardInput = inPipe[0]
+        } else {
+            standardInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard standardInput >= 0 else {
+                return Result(termination: .couldNotStart("/dev/null: \(POSIX.errorText())"), stdout: "", stderr: "")
+            }
+        }
+        defer { close(standardInput) }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         guard CShareLinux_pipe_cloexec(&outPipe) == 0 else {
@@ -97,49 +133,52 @@ enum ImporterProcess {
             return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        CShareLinux_spawn_addclosefrom(&actions, 3)
         let directory = workingDirectory ?? environment["HOME"] ?? "/"
-        CShareLinux_spawn_addchdir(&actions, directory)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
         let arguments = argv.map { strdup($0) } + [nil]
         let variables = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in arguments { free(pointer) }
             for pointer in variables { free(pointer) }
         }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, program, &actions, &attributes, arguments, variables)
+        var step: Int32 = 0
+        var failure: Int32 = 0
+        // The ruleset's descriptor must stay open until the child has entered it.
+        let pid = withExtendedLifetime(ruleset) {
+            CShareLinux_spawn(
+                program, arguments, variables, directory, standardInput, outPipe[1], errPipe[1], ruleset?.fd ?? -1, &step,
+                &failure)
+        }
         close(outPipe[1])
         close(errPipe[1])
-        guard status == 0 else {
+        guard pid > 0 else {
             close(outPipe[0])
             close(errPipe[0])
-            let reason =
-                status == ENOENT && workingDirectory != nil
-                ? "its folder '\(directory)' or the program is missing" : POSIX.errorText(status)
-            return Result(termination: .couldNotStart("cannot run '\(program)': \(reason)"), stdout: "", stderr: "")
+            return Result(
+                termination: .couldNotStart(
+                    spawnFailure(step, failure, program: program, directory: directory, confined: ruleset != nil)),
+                stdout: "", stderr: "")
         }
         return supervise(
             pid: pid, stdout: outPipe[0], stderr: errPipe[0], timeout: timeout, cancellation: cancellation)
+    }
+
+    /// Why `CShareLinux_spawn` failed, for a message.
+    private static func spawnFailure(
+        _ step: Int32, _ code: Int32, program: String, directory: String, confined: Bool
+    ) -> String {
+        let reason = POSIX.errorText(code)
+        switch UInt32(step) {
+        case CShareSpawnStepDirectory.rawValue:
+            return "cannot enter its folder '\(directory)': \(reason)"
+        case CShareSpawnStepNoNewPrivileges.rawValue, CShareSpawnStepRestrict.rawValue:
+            return "it could not be confined: landlock_restrict_self: \(reason)"
+        case CShareSpawnStepExec.rawValue:
+            let folders = ImporterSandbox.systemFolders.joined(separator: ", ")
+            let hint = confined && code == EACCES ? " (confined, it may run only its own program and \(folders))" : ""
+            return "cannot run '\(program)': \(reason)\(hint)"
+        default:
+            return "cannot start '\(program)': \(reason)"
+        }
     }
 
     /// Collects output until the process exits, stopping it at the timeout.

@@ -37,6 +37,9 @@ public struct InboxEntry: Codable, Sendable, Hashable {
     public var state: State
     /// Why the last attempt failed.
     public var failure: String?
+    /// Whether the last attempt failed because the importer needs the document's password (none
+    /// was given, or the one given did not open it).
+    public var needsPassword: Bool
     /// Import attempts so far.
     public var attempts: Int
     /// When the last attempt ended.
@@ -66,13 +69,14 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         self.resolvedType = nil
         self.state = .pending
         self.failure = nil
+        self.needsPassword = false
         self.attempts = 0
         self.lastAttemptAt = nil
     }
 
     private enum CodingKeys: String, CodingKey {
         case name, isBundle, files, bytes, senderName, senderFingerprint, receivedAt, declaredType, resolvedType
-        case state, failure, attempts, lastAttemptAt, folderMode, folderModificationSeconds
+        case state, failure, needsPassword, attempts, lastAttemptAt, folderMode, folderModificationSeconds
         case folderModificationNanoseconds
     }
 
@@ -91,6 +95,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         resolvedType = try container.decodeIfPresent(String.self, forKey: .resolvedType)
         state = try container.decode(State.self, forKey: .state)
         failure = try container.decodeIfPresent(String.self, forKey: .failure)
+        needsPassword = try container.decodeIfPresent(Bool.self, forKey: .needsPassword) ?? false
         attempts = try container.decode(Int.self, forKey: .attempts)
         lastAttemptAt = try container.decodeIfPresent(Date.self, forKey: .lastAttemptAt)
         folderMode = try container.decodeIfPresent(UInt16.self, forKey: .folderMode)
@@ -113,6 +118,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         try container.encodeIfPresent(resolvedType, forKey: .resolvedType)
         try container.encode(state, forKey: .state)
         try container.encodeIfPresent(failure, forKey: .failure)
+        if needsPassword { try container.encode(needsPassword, forKey: .needsPassword) }
         try container.encode(attempts, forKey: .attempts)
         try container.encodeIfPresent(lastAttemptAt, forKey: .lastAttemptAt)
         try container.encodeIfPresent(folderMode, forKey: .folderMode)

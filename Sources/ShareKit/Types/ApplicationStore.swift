@@ -55,16 +55,19 @@ public struct ApplicationStore: Sendable {
     /// - Parameters:
     ///   - manifestPath: the Info.plist-style manifest; its relative importer paths start at its folder.
     ///   - homeDirectory: what `~` stands for in importer paths.
+    ///   - bundleIdentifier: the application's identifier when the user gives it (`--bundle-id`), for a
+    ///     manifest whose `CFBundleIdentifier` is an Xcode build setting.
     /// - Returns: the registration and whether it replaced an earlier one.
     /// - Throws: ``ApplicationStoreError``.
     public func register(
-        manifestAt manifestPath: String, homeDirectory: String
+        manifestAt manifestPath: String, homeDirectory: String, bundleIdentifier: String? = nil
     ) throws(ApplicationStoreError)
         -> (registration: ApplicationRegistration, replaced: Bool)
     {
         var registration: ApplicationRegistration
         do {
-            registration = try ApplicationRegistration.load(manifestAt: manifestPath, homeDirectory: homeDirectory)
+            registration = try ApplicationRegistration.load(
+                manifestAt: manifestPath, homeDirectory: homeDirectory, bundleIdentifier: bundleIdentifier)
         } catch let error as ManifestError {
             throw .invalidManifest(error.description)
         } catch let error as RegistrationError {
@@ -80,7 +83,8 @@ public struct ApplicationStore: Sendable {
         if let earlier {
             do {
                 registration = try ApplicationRegistration.load(
-                    manifestAt: manifestPath, homeDirectory: homeDirectory, registeredAt: earlier.registeredAt)
+                    manifestAt: manifestPath, homeDirectory: homeDirectory, registeredAt: earlier.registeredAt,
+                    bundleIdentifier: bundleIdentifier)
             } catch {
                 throw .invalidManifest("\(error)")
             }
@@ -138,7 +142,7 @@ public struct ApplicationStore: Sendable {
     /// `<directory>/<id lower-cased>.json`, or `nil` for an identifier that cannot be a file name.
     private func path(for applicationID: String) -> String? {
         let id = applicationID.lowercased()
-        guard TypeIdentifier(id).isWellFormed, !id.contains("/"), id.utf8.count <= 200 else { return nil }
+        guard TypeIdentifier(id).isRecommendedForm, !id.contains("/"), id.utf8.count <= 200 else { return nil }
         return directory + "/" + id + ".json"
     }
 }

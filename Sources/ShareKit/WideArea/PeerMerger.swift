@@ -9,9 +9,10 @@ public struct MergedService: Sendable, Hashable {
     /// Where it was seen: `local` first, then the domains in order.
     public var domains: [String]
 
-    /// What identifies it across sightings: its advertised fingerprint prefix and port (the same
-    /// receiver publishes the same ones everywhere), else its domain and name.
-    public var key: String { PeerMerger.key(service) }
+    /// What identifies this entry: its advertised fingerprint prefix and port (the same receiver
+    /// publishes the same ones everywhere), else nothing, then the domain and name of its first
+    /// sighting (two entries may share a fingerprint, never a name in a domain).
+    public var key: String { PeerMerger.entryKey(service) }
 }
 
 /// Merges the receivers found on the local network and in wide-area domains by fingerprint, so a
@@ -20,18 +21,24 @@ public enum PeerMerger {
     /// `local`, the domain of multicast DNS sightings.
     public static let localDomain = "local"
 
-    /// The merged receivers, in the order of `services` (by first sighting).
+    /// The merged receivers, in the order of `services` (by first sighting). Sightings merge only
+    /// across domains: two services in one domain with the same fingerprint and port (one of them
+    /// lying, or a receiver seen twice under two names) stay two entries, so a forged service can
+    /// neither hide a real one nor lend it its addresses.
     public static func merge(_ services: [DiscoveredService]) -> [MergedService] {
-        var order: [String] = []
-        var groups: [String: [DiscoveredService]] = [:]
+        var groups: [(key: String, services: [DiscoveredService])] = []
         for service in services {
             let key = key(service)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(service)
+            if let index = groups.firstIndex(where: { group in
+                group.key == key && !group.services.contains { $0.domain == service.domain }
+            }) {
+                groups[index].services.append(service)
+            } else {
+                groups.append((key, [service]))
+            }
         }
-        return order.compactMap { key in
-            guard let group = groups[key] else { return nil }
-            let sorted = group.sorted { rank($0.domain) < rank($1.domain) }
+        return groups.map { group in
+            let sorted = group.services.sorted { rank($0.domain) < rank($1.domain) }
             var merged = sorted[0]
             var seen = Set(merged.addresses.map(\.ip))
             var addresses = merged.addresses
@@ -40,10 +47,13 @@ public enum PeerMerger {
                 merged.isLocal = merged.isLocal || other.isLocal
             }
             merged.addresses = ServiceAddress.preferenceOrdered(addresses)
-            var domains: [String] = []
-            for service in sorted where !domains.contains(service.domain) { domains.append(service.domain) }
-            return MergedService(service: merged, domains: domains)
+            return MergedService(service: merged, domains: sorted.map(\.domain))
         }
+    }
+
+    /// The key of the entry whose first sighting is `service` (``MergedService/key``).
+    static func entryKey(_ service: DiscoveredService) -> String {
+        "\(key(service)) \(service.domain) \(service.name)"
     }
 
     static func key(_ service: DiscoveredService) -> String {
