@@ -9,7 +9,7 @@ import Testing
     static func peer(
         _ name: String, fingerprint: String? = String(repeating: "ab", count: 16), own: Bool = false
     ) -> NearbyPeer {
-        var txt = ["v": "1"]
+        var txt = ["v": "2"]
         if let fingerprint { txt["fp"] = fingerprint }
         let service = DiscoveredService(
             name: name, type: "_share._tcp", domain: "local", host: name + ".local", port: 47321,
@@ -17,7 +17,9 @@ import Testing
                 ServiceAddress(ip: "10.0.0.\(name.count)", family: .ipv4, interfaceName: "eth0", interfaceIndex: 2)
             ],
             txt: txt, isLocal: own)
-        return NearbyPeer(service: service, trust: TrustStore(), ownFingerprintPrefix: own ? fingerprint : nil)
+        return NearbyPeer(
+            service: service, trust: TrustStore(), ownFingerprintPrefix: own ? fingerprint : nil,
+            networks: InterfaceNetworks.fixed([(2, "10.0.0.7", 24, false)]))
     }
 
     @Test func keysAreDecodedFromWhatTheTerminalSends() {
@@ -73,7 +75,8 @@ import Testing
         _ = state.handle(.space)
         #expect(state.chosen.isEmpty)
         #expect(state.handle(.enter) == .picking)
-        #expect(state.render(searching: false).last?.contains("advertises no fingerprint") == true)
+        #expect(state.render(searching: false).last == "  \"odd\" cannot be chosen: it advertises no valid fingerprint")
+        #expect(state.render(searching: false).contains { $0.hasPrefix("> [ ] odd") && $0.hasSuffix("(cannot be sent to)") })
     }
 
     @Test func escapeCancelsAndCtrlCInterrupts() {

@@ -55,9 +55,8 @@ struct PeerPickerState {
         case .space:
             guard visible.indices.contains(cursor) else { break }
             let peer = visible[cursor]
-            if peer.fingerprintPrefix == nil {
-                note =
-                    "\"\(TerminalText.safe(peer.name))\" advertises no fingerprint and cannot be checked; it cannot be chosen"
+            if let problem = Self.unusable(peer) {
+                note = problem
             } else if chosen.contains(peer.name) {
                 chosen.remove(peer.name)
             } else {
@@ -70,9 +69,8 @@ struct PeerPickerState {
                 : peers.filter { chosen.contains($0.name) }
             if picked.isEmpty {
                 note = "no receiver to send to yet"
-            } else if let unusable = picked.first(where: { $0.fingerprintPrefix == nil }) {
-                note =
-                    "\"\(TerminalText.safe(unusable.name))\" advertises no fingerprint and cannot be checked; it cannot be chosen"
+            } else if let problem = picked.lazy.compactMap(Self.unusable).first {
+                note = problem
             } else {
                 return .chosen(picked)
             }
@@ -100,8 +98,15 @@ struct PeerPickerState {
             let name = TerminalText.safe(peer.name)
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
             var detail = peer.service.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
-            if peer.isKnown { detail += "  verified" }
-            if peer.fingerprintPrefix == nil { detail += "  (no fingerprint)" }
+            if let pinned = peer.pinnedName {
+                detail += pinned == peer.name ? "  verified" : "  verified as \"\(TerminalText.safe(pinned))\""
+            }
+            if let namesake = peer.claimsNameOf {
+                detail += "  not the \"\(TerminalText.safe(namesake.name))\" you verified"
+            } else if peer.mixesScripts {
+                detail += "  mixes scripts in its name"
+            }
+            if peer.incompatibility != nil { detail += "  (cannot be sent to)" }
             lines.append(
                 "\(index == cursor ? ">" : " ") [\(chosen.contains(peer.name) ? "x" : " ")] \(padded)  \(detail)")
         }
@@ -115,6 +120,11 @@ struct PeerPickerState {
         if let note { lines.append("  " + note) }
         if !chosen.isEmpty { lines.append("  \(chosen.count) chosen") }
         return lines
+    }
+
+    /// Why `peer` cannot be chosen, if it cannot (an old protocol, no fingerprint, port 0).
+    static func unusable(_ peer: NearbyPeer) -> String? {
+        peer.incompatibility.map { "\"\(TerminalText.safe(peer.name))\" cannot be chosen: \($0)" }
     }
 
     private mutating func move(by offset: Int) {
