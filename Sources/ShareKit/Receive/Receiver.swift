@@ -131,6 +131,12 @@ public final class Receiver: Sendable {
         for control in active.withLock({ Array($0.values) }) { control.stop() }
     }
 
+    /// Stops accepting new connections; the transfers in progress go on (``waitForTransfers()``
+    /// waits for them), so a receiver can be replaced by one with other settings.
+    public func stopAccepting() {
+        listener.stop()
+    }
+
     /// Waits until every transfer thread has ended (after ``stop()``).
     public func waitForTransfers() {
         finishedAll.wait()
