@@ -1,5 +1,6 @@
 public import Foundation
 import ShareTLS
+internal import CShareLinux
 
 #if canImport(Glibc)
 import Glibc
