@@ -3,7 +3,7 @@ import ShareTestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A `share receive` stopped with SIGSTOP in the middle of a transfer, as a laptop that goes to

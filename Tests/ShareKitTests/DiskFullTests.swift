@@ -30,10 +30,7 @@ struct DiskFullTests {
         } catch {
             #expect("\(error)".contains("the receiver could not store the files (No space left on device)"), "\(error)")
         }
-        guard case .failed(_, _, _, let failure) = await harness.nextOutcome(timeout: .seconds(30)) else {
-            Issue.record("the receiver did not report a failure")
-            return
-        }
+        let failure = try #require(await harness.nextFailure(), "the receiver reports a failure")
         #expect("\(failure)".contains("No space left on device"), "\(failure)")
         #expect(leftovers(harness.destination).isEmpty, "nothing under a final name")
         #expect(inboxEntries(harness.inbox).isEmpty, "nothing in the inbox but staging")

@@ -1,9 +1,11 @@
 import Foundation
+import ShareKit
 import ShareTestSupport
+import ShareWire
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Deterministic test bytes.
@@ -85,19 +87,9 @@ final class ByteServer: Sendable {
     private let listener: Int32
 
     init(reply: [UInt8] = []) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ready = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, ready else { throw HarnessError(description: "cannot listen on 127.0.0.1") }
+        let (fd, port) = try LoopbackListener.listeningSocket()
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread.detachNewThread { [self] in
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else { return }
@@ -144,5 +136,13 @@ enum ByteClient {
 
     static func start(port: Int, send: [UInt8]) throws -> SocketWorker {
         SocketWorker(fd: try connect(port: port), send: send)
+    }
+}
+
+extension ReceiverHarness {
+    /// Why the next transfer failed; nil when the next outcome (within 30 seconds) is not a failure.
+    func nextFailure() async -> TransferFailure? {
+        guard case .failed(_, _, _, let failure) = await nextOutcome(timeout: .seconds(30)) else { return nil }
+        return failure
     }
 }

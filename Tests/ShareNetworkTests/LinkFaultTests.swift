@@ -3,7 +3,7 @@ import ShareTestSupport
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The fault lab between simulated hosts (Tests/Hosts/README.md): links limited to a LAN's rate
@@ -11,21 +11,10 @@ import Testing
 /// stops, and the proxy as a process on a host of its own, driven by lines on its stdin.
 @Suite(.serialized, .enabled(if: SimulatedLAN.faultLabShouldRun, SimulatedLAN.faultLabSkipNote))
 struct LinkFaultTests {
-    /// Starts `share receive --accept all --json --port 0` on a host; returns it and its address.
-    func startReceiver(_ lan: SimulatedLAN, on host: String, as user: LANUser) async throws -> (HostProcess, String) {
-        let receiver = try lan.share(on: host, as: user, ["receive", "--accept", "all", "--json", "--port", "0"])
-        let port = try #require(try await receiver.waitForEvent("listening").object["port"] as? Int)
-        return (receiver, "\(try lan.ipv4(host)):\(port)")
-    }
-
     @Test func aRateLimitedLinkSlowsATransferAndAStoppedReceiverFinishesOnceContinued() async throws {
-        let lan = try SimulatedLAN(hosts: ["a", "b"], prefix: SimulatedLAN.networkPrefix)
-        defer { lan.down() }
-        let dir = TemporaryDirectory("net-rate")
-        let alice = LANUser("alice", in: dir)
-        let bob = LANUser("bob", in: dir)
-        let (receiver, address) = try await startReceiver(lan, on: "a", as: alice)
-        defer { receiver.terminate() }
+        let lab = try await LinkLab(hosts: ["a", "b"], label: "net-rate")
+        defer { lab.down() }
+        let (lan, dir, alice, bob, receiver, address) = (lab.lan, lab.dir, lab.alice, lab.bob, lab.receiver, lab.address)
         FileTree.writeFile(dir.at("big.bin"), size: 20_000_000, seed: 12)
 
         try lan.limitRate("a", bitsPerSecond: 100_000_000)
@@ -55,13 +44,9 @@ struct LinkFaultTests {
     }
 
     @Test func aLinkTakenDownInTheMiddleEndsTheTransferClearlyAndLeavesNothingPartial() async throws {
-        let lan = try SimulatedLAN(hosts: ["a", "b"], prefix: SimulatedLAN.networkPrefix)
-        defer { lan.down() }
-        let dir = TemporaryDirectory("net-linkdown")
-        let alice = LANUser("alice", in: dir)
-        let bob = LANUser("bob", in: dir)
-        let (receiver, address) = try await startReceiver(lan, on: "a", as: alice)
-        defer { receiver.terminate() }
+        let lab = try await LinkLab(hosts: ["a", "b"], label: "net-linkdown")
+        defer { lab.down() }
+        let (lan, dir, alice, bob, receiver, address) = (lab.lan, lab.dir, lab.alice, lab.bob, lab.receiver, lab.address)
         FileTree.writeFile(dir.at("big.bin"), size: 20_000_000, seed: 13)
         // About 4 seconds at 40 Mbit/s, so the link goes down in the middle; the sender's TCP gives
         // up on a silent peer after about 3 seconds instead of 15 minutes.
@@ -90,13 +75,9 @@ struct LinkFaultTests {
     }
 
     @Test func theProxyProcessOnAThirdHostCutsAPlannedConnectionAndCountsBytes() async throws {
-        let lan = try SimulatedLAN(hosts: ["a", "b", "c"], prefix: SimulatedLAN.networkPrefix)
-        defer { lan.down() }
-        let dir = TemporaryDirectory("net-proxy")
-        let alice = LANUser("alice", in: dir)
-        let bob = LANUser("bob", in: dir)
-        let (receiver, address) = try await startReceiver(lan, on: "a", as: alice)
-        defer { receiver.terminate() }
+        let lab = try await LinkLab(hosts: ["a", "b", "c"], label: "net-proxy")
+        defer { lab.down() }
+        let (lan, dir, alice, bob, address) = (lab.lan, lab.dir, lab.alice, lab.bob, lab.address)
         let proxy = try lan.run(
             on: "c", try #require(SimulatedLAN.faultProxy), ["--to", address, "--listen", "0"],
             label: "fault proxy on c",
@@ -136,6 +117,38 @@ struct LinkFaultTests {
     }
 }
 
+/// Simulated hosts with `share receive --accept all --json --port 0` running as alice on the first
+/// and bob, the sender, on the others. Call ``down()`` in a `defer`.
+struct LinkLab {
+    let lan: SimulatedLAN
+    let dir: TemporaryDirectory
+    let alice: LANUser
+    let bob: LANUser
+    let receiver: HostProcess
+    /// The receiver's `IPV4:PORT`.
+    let address: String
+
+    init(hosts: [String], label: String) async throws {
+        lan = try SimulatedLAN(hosts: hosts, prefix: SimulatedLAN.networkPrefix)
+        dir = TemporaryDirectory(label)
+        alice = LANUser("alice", in: dir)
+        bob = LANUser("bob", in: dir)
+        do {
+            receiver = try lan.share(on: hosts[0], as: alice, ["receive", "--accept", "all", "--json", "--port", "0"])
+            let port = try #require(try await receiver.waitForEvent("listening").object["port"] as? Int)
+            address = "\(try lan.ipv4(hosts[0])):\(port)"
+        } catch {
+            lan.down()
+            throw error
+        }
+    }
+
+    func down() {
+        receiver.terminate()
+        lan.down()
+    }
+}
+
 extension SimulatedLAN {
     /// The fault lab's proxy process (Tests/Hosts/ShareFaultProxy).
     static let faultProxy: String? = builtExecutable("ShareFaultProxy")
@@ -156,24 +169,4 @@ extension SimulatedLAN {
 extension LANUser {
     /// `$XDG_DATA_HOME/share/Inbox`: where the user's receiver stages transfers.
     var inbox: String { home + "/.local/share/share/Inbox" }
-}
-
-/// Bytes stored so far in an inbox's staging folder (transfers in progress).
-func stagedBytes(in inbox: String) -> Int {
-    let staging = inbox + "/.share-staging"
-    return FileTree.allPaths(staging).reduce(0) { total, path in
-        var info = stat()
-        guard stat(staging + "/" + path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return total }
-        return total + Int(info.st_size)
-    }
-}
-
-/// Polls `condition` for up to `timeout` without holding a thread of the cooperative pool.
-func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }

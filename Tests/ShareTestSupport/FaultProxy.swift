@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A TCP proxy that injects faults between two real endpoints: it listens on a port, forwards each

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The few socket calls the fault lab needs, on plain non-blocking descriptors. The lab tests the

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Signals for fault tests, by pid: stop a process as a sleeping laptop stops (SIGSTOP), continue

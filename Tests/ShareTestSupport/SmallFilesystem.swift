@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A small filesystem for disk-full tests: a tmpfs of a few megabytes mounted on a fresh test folder
