@@ -7,6 +7,7 @@
 #   4. discovery latency between two simulated LAN hosts (discovery-latency.sh; needs root)
 #   5. wide-area discovery latency between two routed subnets through BIND (wide-area-latency.sh; needs root)
 #   6. typing files: `share types resolve` against `gio info` (types.sh)
+#   7. resumption: a 1 GiB file cut at 50 % and resumed, and a link coming back (resume.sh)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -373,3 +374,4 @@ echo
 SHARE="$SHARE" Tests/Benchmarks/discovery-latency.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/wide-area-latency.sh
+SHARE="$SHARE" Tests/Benchmarks/resume.sh
