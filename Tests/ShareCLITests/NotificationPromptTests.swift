@@ -11,21 +11,45 @@ import Glibc
 /// Xvfb), whose context menu clicks the buttons as a user would.
 @Suite(.serialized, .enabled(if: DesktopSession.missingForServer.isEmpty || SimulatedLAN.isRequired))
 struct NotificationPromptTests {
-    /// A receiver with no terminal in `desktop`'s session, and its port. `xdg-open` only records
-    /// what it was asked to open, in `dir/opened`.
-    func receiver(
-        _ machine: TestMachine, _ dir: TemporaryDirectory, desktop: DesktopSession, extra: [String: String] = [:]
-    ) throws -> (RunningShare, UInt16) {
-        FileTree.makeFolder(dir.at("bin"))
-        FileTree.writeText(dir.at("bin/xdg-open"), "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(dir.at("opened"))'\n")
-        chmod(dir.at("bin/xdg-open"), 0o755)
-        var environment = machine.environment.merging(desktop.environment) { $1 }.merging(extra) { $1 }
-        environment["PATH"] = dir.at("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let receiver = ShareBinary.start(
-            ["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "ask"], environment: environment)
-        #expect(receiver.waitForOutput(containing: "Press Ctrl-C to stop."))
-        let port = receiver.stdout.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { UInt16($0) }
-        return (receiver, try #require(port, "\(receiver.stdout)\(receiver.stderr)"))
+    /// alice, and bob receiving under `ask` with no terminal in a desktop session (with dunst when
+    /// `server`); `a.txt` holds "hello\n". `xdg-open` only records what it was asked to open, in
+    /// `dir/opened`.
+    final class Scene {
+        let dir: TemporaryDirectory
+        let alice: TestMachine
+        let bob: TestMachine
+        let desktop: DesktopSession
+        let receiver: RunningShare
+        let port: UInt16
+
+        init(_ name: String, server: Bool = true, extra: [String: String] = [:]) throws {
+            dir = TemporaryDirectory(name)
+            alice = TestMachine("alice", in: dir)
+            bob = TestMachine("bob", in: dir)
+            FileTree.writeText(dir.at("a.txt"), "hello\n")
+            FileTree.makeFolder(dir.at("bin"))
+            FileTree.writeText(dir.at("bin/xdg-open"), "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(dir.at("opened"))'\n")
+            chmod(dir.at("bin/xdg-open"), 0o755)
+            desktop = try DesktopSession(notificationServer: server)
+            var environment = bob.environment.merging(desktop.environment) { $1 }.merging(extra) { $1 }
+            environment["PATH"] = dir.at("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            receiver = ShareBinary.start(
+                ["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "ask"], environment: environment)
+            #expect(receiver.waitForOutput(containing: "Press Ctrl-C to stop."))
+            let port = receiver.stdout.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap {
+                UInt16($0)
+            }
+            self.port = try #require(port, "\(receiver.stdout)\(receiver.stderr)")
+        }
+
+        /// `share send ARGS --to` bob's receiver.
+        func send(_ arguments: [String]) -> [String] { ["send"] + arguments + ["--to", "127.0.0.1:\(port)"] }
+
+        deinit {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait()
+            desktop.stop()
+        }
     }
 
     /// Runs `share ARGS` as `machine` on a pseudo-terminal.
@@ -42,14 +66,8 @@ struct NotificationPromptTests {
     }
 
     @Test func anOfferIsAskedWithANotificationThatShowsTheCodeAndAcceptingReceivesIt() async throws {
-        let dir = TemporaryDirectory("notify-ask")
-        let alice = TestMachine("alice", in: dir)
-        let bob = TestMachine("bob", in: dir)
-        FileTree.writeText(dir.at("a.txt"), "hello\n")
-        let desktop = try DesktopSession(notificationServer: true)
-        defer { desktop.stop() }
-        let (receiver, port) = try receiver(bob, dir, desktop: desktop)
-        defer { receiver.signal(SIGTERM) }
+        let scene = try Scene("notify-ask")
+        let (dir, alice, desktop, receiver, port) = (scene.dir, scene.alice, scene.desktop, scene.receiver, scene.port)
 
         // The sender's user is on a terminal: both show the same code on first contact.
         let sender = interactive(alice, ["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
@@ -86,14 +104,8 @@ struct NotificationPromptTests {
     }
 
     @Test func declinedWhenDeclinedOrClosedAndNoAnswerWhenItExpires() async throws {
-        let dir = TemporaryDirectory("notify-decline")
-        let alice = TestMachine("alice", in: dir)
-        let bob = TestMachine("bob", in: dir)
-        FileTree.writeText(dir.at("a.txt"), "hello\n")
-        let desktop = try DesktopSession(notificationServer: true)
-        defer { desktop.stop() }
-        let (receiver, port) = try receiver(bob, dir, desktop: desktop, extra: ["SHARE_PROMPT_TIMEOUT": "2"])
-        defer { receiver.signal(SIGTERM) }
+        let scene = try Scene("notify-decline", extra: ["SHARE_PROMPT_TIMEOUT": "2"])
+        let (dir, alice, desktop, port) = (scene.dir, scene.alice, scene.desktop, scene.port)
         let send = ["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"]
 
         for answer in ["decline", "dismiss"] {
@@ -115,20 +127,14 @@ struct NotificationPromptTests {
     }
 
     @Test func oneQuestionAtATimeAndTheFirstSaysHowManyWait() async throws {
-        let dir = TemporaryDirectory("notify-queue")
-        let alice = TestMachine("alice", in: dir)
+        let scene = try Scene("notify-queue")
+        let (dir, desktop, receiver) = (scene.dir, scene.desktop, scene.receiver)
         let carol = TestMachine("carol", in: dir)
-        let bob = TestMachine("bob", in: dir)
-        FileTree.writeText(dir.at("a.txt"), "from alice\n")
         FileTree.writeText(dir.at("c.txt"), "from carol\n")
-        let desktop = try DesktopSession(notificationServer: true)
-        defer { desktop.stop() }
-        let (receiver, port) = try receiver(bob, dir, desktop: desktop)
-        defer { receiver.signal(SIGTERM) }
 
-        let first = alice.start(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
+        let first = scene.alice.start(scene.send([dir.at("a.txt")]))
         #expect(await waitUntil { desktop.displayed() == 1 })
-        let second = carol.start(["send", dir.at("c.txt"), "--to", "127.0.0.1:\(port)"])
+        let second = carol.start(scene.send([dir.at("c.txt")]))
         #expect(await waitUntil { receiver.stderr.components(separatedBy: "Asking about the offer").count == 3 })
         try await Task.sleep(for: .milliseconds(500))
         #expect(desktop.displayed() == 1, "the second question waits for the first")
@@ -148,13 +154,8 @@ struct NotificationPromptTests {
     }
 
     @Test func aTextIsShownWithItsLinkNeverOpenedAndSavedAsATextDocument() async throws {
-        let dir = TemporaryDirectory("notify-text")
-        let alice = TestMachine("alice", in: dir)
-        let bob = TestMachine("bob", in: dir)
-        let desktop = try DesktopSession(notificationServer: true)
-        defer { desktop.stop() }
-        let (receiver, port) = try receiver(bob, dir, desktop: desktop)
-        defer { receiver.signal(SIGTERM) }
+        let scene = try Scene("notify-text")
+        let (dir, alice, desktop, port) = (scene.dir, scene.alice, scene.desktop, scene.port)
 
         let text = "The slides: https://example.com/talk?id=7.\n<b>not bold</b>"
         let sender = alice.start(["send", "--text", text, "--to", "127.0.0.1:\(port)"])
@@ -173,13 +174,8 @@ struct NotificationPromptTests {
     }
 
     @Test func aPairingRequestComparesTheCodeInANotification() async throws {
-        let dir = TemporaryDirectory("notify-pair")
-        let alice = TestMachine("alice", in: dir)
-        let bob = TestMachine("bob", in: dir)
-        let desktop = try DesktopSession(notificationServer: true)
-        defer { desktop.stop() }
-        let (receiver, port) = try receiver(bob, dir, desktop: desktop)
-        defer { receiver.signal(SIGTERM) }
+        let scene = try Scene("notify-pair")
+        let (alice, desktop, port) = (scene.alice, scene.desktop, scene.port)
         let verifier = interactive(alice, ["trust", "verify", "127.0.0.1:\(port)"])
         #expect(verifier.waitForOutput(containing: "show the same code? [y/N]"))
         #expect(await waitUntil { desktop.displayed() == 1 })
@@ -195,14 +191,8 @@ struct NotificationPromptTests {
     }
 
     @Test func withABusButNoServerOffersAreDeclinedWithTheReason() async throws {
-        let dir = TemporaryDirectory("notify-none")
-        let alice = TestMachine("alice", in: dir)
-        let bob = TestMachine("bob", in: dir)
-        FileTree.writeText(dir.at("a.txt"), "hello\n")
-        let desktop = try DesktopSession(notificationServer: false)
-        defer { desktop.stop() }
-        let (receiver, port) = try receiver(bob, dir, desktop: desktop)
-        defer { receiver.signal(SIGTERM) }
+        let scene = try Scene("notify-none", server: false)
+        let (dir, alice, receiver, port) = (scene.dir, scene.alice, scene.receiver, scene.port)
         let sent = await alice.run(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
         #expect(sent.status == 1)
         #expect(
