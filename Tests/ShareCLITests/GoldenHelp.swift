@@ -68,7 +68,14 @@ the other, both sides show the same verification code: confirm it here, and each
 side remembers the other as verified. A send without a terminal stays
 unverified, and says so once per receiver.
 
-USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--json]
+A send whose connection fails on the way (the network drops, the receiver
+sleeps, stalls, restarts or runs out of disk space) tries again by itself for
+--retry-for (5 minutes by default; --no-retry to fail at once), and continues
+from what the receiver already holds: each file's part there is checked against
+the file here (SHA-256) and only the rest is sent. Running the same send again
+later also continues, while the receiver keeps the part (24 hours by default).
+
+USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--json]
 
 ARGUMENTS:
   [<path> ...]            Files and folders to send; '-' for standard input
@@ -81,6 +88,9 @@ OPTIONS:
                           document.
   --name <name>           The name standard input ('-'), else the --text, gets
                           on the receiver.
+  --retry-for <duration>  Keep reconnecting this long after the connection fails
+                          (e.g. 90s, 10m; default 5m).
+  --no-retry              Fail at once when the connection fails.
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.
