@@ -61,7 +61,7 @@ import Glibc
         let received = receiver.wait(timeout: .seconds(30))
 
         #expect(sent.status == 1)
-        #expect(sent.stderr == "Error: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted\n")
+        #expect(sent.stderr == "Error: the receiver declined the offer: it has no terminal to ask its user on and no desktop notifications; it accepts without asking only with --accept everyone or trusted\n")
         #expect(received.status == 1)
         let declined = try #require(received.stderr.split(separator: "\n").first { $0.hasPrefix("Declined") })
         #expect(declined.hasPrefix("Declined an offer from \"alice\" at 127.0.0.1:"))

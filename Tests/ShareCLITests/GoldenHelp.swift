@@ -57,6 +57,11 @@ enter sends, escape cancels.
 temporary file first (in $TMPDIR, else /tmp; never filling the disk), so its
 size and SHA-256 are known before it is offered, and deleted afterwards.
 
+--text sends a short text (at most 16 KiB), alone or with files: the receiver
+sees it in its question and keeps it as a .txt document (named --name when no
+'-' is sent, else Text.txt). A web address in it is shown as a link there, never
+opened by share.
+
 Nothing but a greeting is sent before the receiver's key passed these checks.
 When the receiver's user decides on a terminal and one of you has not verified
 the other, both sides show the same verification code: confirm it here, and each
@@ -70,16 +75,19 @@ from what the receiver already holds: each file's part there is checked against
 the file here (SHA-256) and only the rest is sent. Running the same send again
 later also continues, while the receiver keeps the part (24 hours by default).
 
-USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--json]
+USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--json]
 
 ARGUMENTS:
-  <path> ...              Files and folders to send; '-' for standard input
+  [<path> ...]            Files and folders to send; '-' for standard input
                           (with --name).
 
 OPTIONS:
   --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
                           (e.g. 192.168.1.20:47321). Repeat to send to several.
-  --name <name>           The name standard input ('-') gets on the receiver.
+  --text <text>           A short text to send; the receiver keeps it as a .txt
+                          document.
+  --name <name>           The name standard input ('-'), else the --text, gets
+                          on the receiver.
   --retry-for <duration>  Keep reconnecting this long after the connection fails
                           (e.g. 90s, 10m; default 5m).
   --no-retry              Fail at once when the connection fails.

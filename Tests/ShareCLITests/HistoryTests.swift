@@ -75,7 +75,7 @@ import Glibc
         #expect(text[0].contains("  sent to \"127.0.0.1:\(askPort)\"  "))
         #expect(
             text[0].hasSuffix(
-                "1 item, 6 bytes  declined: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted"
+                "1 item, 6 bytes  declined: the receiver declined the offer: it has no terminal to ask its user on and no desktop notifications; it accepts without asking only with --accept everyone or trusted"
             ))
         #expect(text[1] == "    a.txt: not delivered")
         #expect(text[2].contains("  sent to \"127.0.0.1:\(askPort)\"  1 item, 6 bytes  failed: "))

@@ -56,6 +56,10 @@ public enum ShareBinary {
         env["XDG_DATA_HOME"] = home + "/.local/share"
         env.removeValue(forKey: "XDG_DOWNLOAD_DIR")
         env.removeValue(forKey: "COLUMNS")
+        // No desktop session but one a test starts (DesktopSession): a receiver without a terminal
+        // would otherwise ask on the desktop of whoever runs the tests.
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        env.removeValue(forKey: "XDG_RUNTIME_DIR")
         for (key, value) in extra { env[key] = value }
         return env
     }

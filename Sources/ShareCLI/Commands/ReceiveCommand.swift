@@ -27,7 +27,9 @@ struct ReceiveCommand: ShareCommand {
             With --accept ask (the default) each offer is shown with the sender's name, fingerprint \
             and files, and waits for y/N; on first contact it also shows a verification code to compare \
             with the sender's, and accepting remembers the sender as verified. Without a terminal to ask \
-            on, offers are declined. --accept trusted accepts silently from verified peers and refuses \
+            on, each offer is asked about with a desktop notification (Accept or Decline; closing it \
+            declines) when the session has a notification server, and what was received or why it \
+            failed is notified too; with neither, offers are declined. --accept trusted accepts silently from verified peers and refuses \
             everyone else without asking; --accept everyone accepts everything, for a limited time with \
             --everyone-for (then back to ask). Blocked peers ('share trust block') are always refused.
 
@@ -89,18 +91,32 @@ struct ReceiveCommand: ShareCommand {
             wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home, oneLine: service != nil)
         let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
+        // Without a terminal, questions are asked with desktop notifications when the session has them.
+        let notifications =
+            prompter.canAsk
+            ? nil
+            : NotificationPrompter(
+                connection: service?.notifications ?? NotifierConnection(environment: console.environment),
+                timeout: prompter.timeout)
         let history = TransferHistory(paths: context.paths)
         let events = ReceiverEvents(
-            canAsk: { prompter.canAsk },
+            canAsk: { prompter.canAsk || notifications?.canAsk == true },
             decide: { [executableBits] offer, ticket in
-                Self.decide(offer, ticket: ticket, prompter: prompter, state: state, executableBits: executableBits)
+                Self.decide(
+                    offer, ticket: ticket, prompter: prompter, notifications: notifications, state: state,
+                    executableBits: executableBits)
             },
-            pair: { request, ticket in Self.pair(request, ticket: ticket, prompter: prompter) },
+            pair: { request, ticket in
+                Self.pair(request, ticket: ticket, prompter: prompter, notifications: notifications, state: state)
+            },
             progress: { offer, progress in state.progress(offer, progress) },
             finished: { outcome in
                 state.historyProblem(history.record(outcome, configDirectory: context.paths.configDirectory))
                 state.finished(outcome)
                 service?.finished(outcome)
+                if service == nil, let notifications {
+                    TransferNotice.show(outcome, home: context.paths.home, on: notifications.connection, console: console)
+                }
             })
         let receiver: Receiver
         do {
@@ -226,43 +242,65 @@ struct ReceiveCommand: ShareCommand {
         return .seconds(300)
     }
 
-    /// Asks the user about an offer (only under `ask`).
+    /// Asks the user about an offer (only under `ask`): on the terminal, else with a desktop
+    /// notification, else it is declined.
     static func decide(
-        _ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, state: ReceiveReporter,
-        executableBits: ExecutableBits
+        _ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, notifications: NotificationPrompter?,
+        state: ReceiveReporter, executableBits: ExecutableBits
     ) -> Decision {
-        let who = "\"\(TerminalText.safe(offer.peerName))\""
+        let who = "\"\(TerminalText.safe(offer.peerName))\" at \(offer.peerAddress)"
+        let (lines, question) = OfferSummary.describe(offer, home: state.home, executableBits: executableBits)
+        if !prompter.canAsk, let notifications, notifications.canAsk {
+            return notifications.decide(lines, question: question, ticket: ticket, about: "the offer from \(who)", state: state)
+        }
         guard prompter.canAsk else {
+            let desktop = notifications?.problem.map { ", and no desktop notifications (\($0))" } ?? ""
             state.notice(
-                "Declined an offer from \(who) at \(offer.peerAddress): no terminal to ask on "
+                "Declined an offer from \(who): no terminal to ask on\(desktop) "
                     + "(run 'share receive --accept everyone' or '--accept trusted' to decide without asking).")
             return Decision(
                 .nobodyToAsk,
-                message: "it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted")
+                message: "it has no terminal to ask its user on and no desktop notifications; it accepts without asking only "
+                    + "with --accept everyone or trusted")
         }
-        let (lines, question) = OfferSummary.describe(offer, home: state.home, executableBits: executableBits)
         return decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
     }
 
-    /// Asks the user to compare the verification code of a pairing request.
-    static func pair(_ request: PairingRequest, ticket: PromptTicket, prompter: Prompter) -> Decision {
-        guard prompter.canAsk else {
-            return Decision(.nobodyToAsk, message: "it has no terminal to compare the verification code on")
-        }
+    /// Asks the user to compare the verification code of a pairing request: on the terminal, else
+    /// with a desktop notification.
+    static func pair(
+        _ request: PairingRequest, ticket: PromptTicket, prompter: Prompter, notifications: NotificationPrompter?,
+        state: ReceiveReporter
+    ) -> Decision {
         let (lines, question) = OfferSummary.describe(request)
-        switch prompter.ask(lines, question: question, ticket: ticket) {
-        case .no: return Decision(.declinedByUser, message: "its user did not confirm the verification code")
-        case let other: return decision(other, prompter: prompter)
+        let decision: Decision
+        if !prompter.canAsk, let notifications, notifications.canAsk {
+            decision = notifications.decide(
+                lines, question: question, accept: "Same code", decline: "Different code", category: nil, ticket: ticket,
+                about: "the pairing request from \"\(TerminalText.safe(request.peerName))\" at \(request.peerAddress)",
+                state: state)
+        } else if prompter.canAsk {
+            decision = Self.decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
+        } else {
+            return Decision(
+                .nobodyToAsk, message: "it has no terminal to compare the verification code on and no desktop notifications")
         }
+        guard decision.code == .declinedByUser else { return decision }
+        return Decision(.declinedByUser, message: "its user did not confirm the verification code")
     }
 
     /// The DECISION for how a question ended.
     static func decision(_ answer: Prompter.Answer, prompter: Prompter) -> Decision {
+        decision(answer, timeout: prompter.timeout)
+    }
+
+    /// The DECISION for how a question that waited at most `timeout` ended.
+    static func decision(_ answer: Prompter.Answer, timeout: Duration) -> Decision {
         switch answer {
         case .yes: .accept
         case .no: Decision(.declinedByUser, message: "")
         case .timedOut:
-            Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(prompter.timeout))")
+            Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(timeout))")
         case .withdrawn(let reason): Decision(.noAnswer, message: reason)
         }
     }

@@ -35,6 +35,10 @@ struct SendCommand: ShareCommand {
             file first (in $TMPDIR, else /tmp; never filling the disk), so its size and SHA-256 are \
             known before it is offered, and deleted afterwards.
 
+            --text sends a short text (at most 16 KiB), alone or with files: the receiver sees it in \
+            its question and keeps it as a .txt document (named --name when no '-' is sent, else \
+            Text.txt). A web address in it is shown as a link there, never opened by share.
+
             Nothing but a greeting is sent before the receiver's key passed these checks. When the \
             receiver's user decides on a terminal and one of you has not verified the other, both \
             sides show the same verification code: confirm it here, and each side remembers the other \
@@ -47,26 +51,32 @@ struct SendCommand: ShareCommand {
             sent. Running the same send again later also continues, while the receiver keeps the part \
             (24 hours by default).
             """,
-        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true,
+                optional: true)
+        ],
         options: [
             .value(
                 "to", "peer",
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
-            .value("name", "name", help: "The name standard input ('-') gets on the receiver."),
+            .value("text", "text", help: "A short text to send; the receiver keeps it as a .txt document."),
+            .value("name", "name", help: "The name standard input ('-'), else the --text, gets on the receiver."),
             .value(
                 "retry-for", "duration",
                 help: "Keep reconnecting this long after the connection fails (e.g. 90s, 10m; default 5m)."),
             .flag("no-retry", help: "Fail at once when the connection fails."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--json]"
+        usageOverride: "[<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
     let input: StandardInput?
+    let text: TextNote?
     /// How a failed connection is retried (nil: `--no-retry`).
     let retry: RetryPolicy?
 
@@ -74,6 +84,8 @@ struct SendCommand: ShareCommand {
         paths = parsed.positionals
         json = parsed.flag("json")
         input = try StandardInput(parsed)
+        text = try TextNote(parsed)
+        if paths.isEmpty && text == nil { throw parsed.usageError("Missing expected argument '<path> ...' (or --text)") }
         let retryFor = try parsed.value("retry-for").map { text throws(UsageError) in
             guard let duration = DurationText.parse(text) else {
                 throw parsed.usageError("The value '\(text)' is invalid for '--retry-for'; expected e.g. 90s, 10m or 2h")
@@ -107,7 +119,9 @@ struct SendCommand: ShareCommand {
         defer { spool?.remove() }
         let prepared: PreparedSend
         do {
-            prepared = try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, registry: LocalTypes.senderRegistry(context))
+            let registry = LocalTypes.senderRegistry(context)
+            let files = paths.isEmpty ? nil : try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, registry: registry)
+            prepared = try PreparedSend.offering(note: text?.entry(registry: registry, now: Int64(time(nil))), files: files)
         } catch {
             throw CLIError(error.description)
         }
