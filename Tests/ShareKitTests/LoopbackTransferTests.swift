@@ -200,7 +200,7 @@ import Glibc
             // Files go in name order: one.bin, three.bin, two.bin.
             return peer.code == .hashMismatch && peer.message.contains("Docs/three.bin")
         }
-        guard case .failed(_, _, _, let failure) = harness.nextOutcome() else {
+        guard case .failed(_, _, _, let failure, _) = harness.nextOutcome() else {
             Issue.record("the receiver did not report the failure")
             return
         }

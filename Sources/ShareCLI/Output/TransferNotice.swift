@@ -31,6 +31,13 @@ enum TransferNotice {
         }
     }
 
+    /// What a failed transfer left: the part kept for the sender to continue, or nothing.
+    static func keptText(_ keptBytes: UInt64) -> String {
+        keptBytes > 0
+            ? "\(ByteCount.format(keptBytes)) that arrived is kept for the sender to continue"
+            : "nothing was kept"
+    }
+
     /// The notification for `outcome`, and the folder its "Open" button opens; nil when the
     /// outcome is not worth a notification (declines, refusals, pairings: the log has them).
     static func make(_ outcome: IncomingOutcome, home: String) -> (notification: DesktopNotification, folder: String?)?
@@ -61,11 +68,11 @@ enum TransferNotice {
             notification.category = "transfer.complete"
             notification.icon = "folder-download"
             return (notification, folder)
-        case .failed(let name, _, let address, let failure):
+        case .failed(let name, _, let address, let failure, let keptBytes):
             let who = name.map { "\"\(DisplayText.escape($0))\"" } ?? address
             var notification = DesktopNotification(
                 summary: "Receiving from \(who) failed",
-                body: "\(DisplayText.escape(failure.description)); nothing was kept.")
+                body: "\(DisplayText.escape(failure.description)); \(keptText(keptBytes)).")
             notification.category = "transfer.error"
             notification.icon = "dialog-error"
             return (notification, nil)

@@ -22,7 +22,7 @@ extension TransferRecord {
                 direction: .received, peer: Self.peer(offer.peerName, offer.peerFingerprint, offer.peerAddress, trust),
                 outcome: .declined, reason: reason, items: Self.items(offer.manifest, reason: nil),
                 files: offer.manifest.fileCount, bytes: offer.manifest.totalBytes)
-        case .failed(let name, let fingerprint, let address, let failure):
+        case .failed(let name, let fingerprint, let address, let failure, _):
             self.init(
                 direction: .received,
                 peer: Peer(

@@ -109,7 +109,7 @@ struct IncomingTransfer {
     }
 
     /// What the sender is told when this receiver's user stops it.
-    static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was kept")
+    static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was placed")
 
     /// What the sender is told when the connection ends from this side: the receiver stopped, or
     /// dropped it to make room (``Admission``).
@@ -240,9 +240,11 @@ struct IncomingTransfer {
                     events.finished(.received(transfer))
                 }
             case .failed(let failure):
+                var keptBytes: UInt64 = 0
                 if !codesRejected && Self.keepsPartial(failure) {
                     writer?.drain()
                     staging?.keep()
+                    if staging?.partial != nil { keptBytes = resumedBytes + UInt64(max(0, writer?.bytesWritten ?? 0)) }
                 } else {
                     writer?.stop()
                     staging?.discard()
@@ -263,7 +265,7 @@ struct IncomingTransfer {
                 events.finished(
                     .failed(
                         peerName: session.peer?.name, peerFingerprint: connection.peerFingerprint,
-                        peerAddress: connection.endpoint, failure))
+                        peerAddress: connection.endpoint, failure, keptBytes: keptBytes))
             case .close:
                 finished = true
             }

@@ -113,7 +113,7 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
         case .codesDiffer(let name):
             "you said \"\(DisplayText.escape(name))\" shows another code: someone may be intercepting the connection. "
                 + "Nothing was sent, and nothing was remembered"
-        case .cancelled: "cancelled; the receiver was told, and nothing was kept"
+        case .cancelled: "cancelled; the receiver was told, and nothing was placed"
         case .trustStore(let reason): reason
         }
     }
