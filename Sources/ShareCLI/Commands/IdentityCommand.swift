@@ -33,6 +33,7 @@ struct IdentityCommand: ShareCommand {
                 JSON.object([
                     ("name", .string(name)),
                     ("fingerprint", .string(fingerprint.hex)),
+                    ("fingerprintPrefix", .string(String(fingerprint.hex.prefix(16)))),
                     ("fingerprintGrouped", .string(fingerprint.grouped)),
                     ("configDirectory", .string(context.paths.configDirectory)),
                     ("certificate", Self.certificateJSON(node.identity)),
@@ -74,9 +75,11 @@ struct IdentitySetNameCommand: ShareCommand {
     )
 
     let name: String
+    /// Whether spaces around the name were removed.
+    let trimmed: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        name = parsed.positionals[0]
+        (name, trimmed) = DeviceName.cleaned(parsed.positionals[0])
         if let problem = DeviceName.problem(with: name) {
             throw parsed.usageError("Invalid device name: \(problem)")
         }
@@ -91,7 +94,8 @@ struct IdentitySetNameCommand: ShareCommand {
         } catch {
             throw CLIError(error.description)
         }
-        context.console.line("Device name set to \"\(TerminalText.safe(name))\".")
+        let note = trimmed ? " (without the spaces around it)" : ""
+        context.console.line("Device name set to \"\(TerminalText.safe(name))\"\(note).")
         return ExitCode.success
     }
 }

@@ -24,6 +24,8 @@ enum PeerTargets {
         var isAddress: Bool
         /// Set when it was seen in a wide-area domain: what a connection confirms (or forgets).
         var wideArea: WideAreaTarget? = nil
+        /// The name it is published under now, when it was found by discovery.
+        var peerName: String? = nil
     }
 
     /// `HOST:PORT` and `[IPV6]:PORT` are addresses; anything else is looked up as a peer.
@@ -72,7 +74,8 @@ enum PeerTargets {
                 browseFailure = CLIError(
                     "cannot look up \(names.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")): \(error) "
                         + "Sending to HOST:PORT works without it.",
-                    exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
+                    exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure,
+                    outcome: error.isDaemonUnavailable ? "unavailable" : "failed")
             } catch {
                 browseFailure = CLIError("\(error)")
             }
@@ -84,7 +87,7 @@ enum PeerTargets {
             }
             if let browseFailure { return .failure(browseFailure) }
             return destination(for: target, among: peers, trust: trust).mapError {
-                CLIError($0.message + WideAreaTarget.note(warnings), exitCode: $0.exitCode)
+                CLIError($0.message + WideAreaTarget.note(warnings), exitCode: $0.exitCode, outcome: $0.outcome)
             }
         }
     }
@@ -95,7 +98,7 @@ enum PeerTargets {
             .success(
                 Destination(
                     target: target, label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints, expectedKey: key,
-                    isAddress: false, wideArea: WideAreaTarget(peer)))
+                    isAddress: false, wideArea: WideAreaTarget(peer), peerName: peer.name))
         }
         func visible(_ pin: TrustStore.Peer) -> NearbyPeer? {
             peers.first { peer in peer.fingerprintPrefix.map { pin.fingerprint.hasPrefix($0) } ?? false }
@@ -105,7 +108,7 @@ enum PeerTargets {
             let pins = trust.peers.filter { $0.fingerprint.hasPrefix(hex) }
             if pins.count == 1 {
                 guard let peer = visible(pins[0]) else {
-                    return .failure(CLIError(notVisible(pins[0])))
+                    return .failure(CLIError(notVisible(pins[0]), outcome: "notFound"))
                 }
                 return found(peer, key: .verified(fingerprint: pins[0].fingerprint, name: pins[0].name))
             }
@@ -122,7 +125,7 @@ enum PeerTargets {
                     CLIError(
                         "you verified several machines as '\(TerminalText.safe(target))' and more than one is visible: "
                             + reachable.map { "\"\(TerminalText.safe($0.1.name))\" (\(TrustCommandSupport.short($0.0.fingerprint)))" }
-                            .joined(separator: ", ") + "; use a fingerprint prefix"))
+                            .joined(separator: ", ") + "; use a fingerprint prefix", outcome: "ambiguous"))
             }
             let folded = target.lowercased()
             if let impostor = peers.first(where: { $0.name.lowercased() == folded }) {
@@ -132,15 +135,15 @@ enum PeerTargets {
                         "another machine now answers to '\(TerminalText.safe(target))' (fingerprint \(TrustCommandSupport.short(prefix))); "
                             + "the '\(TerminalText.safe(pins[0].name))' you verified (\(TrustCommandSupport.short(pins[0].fingerprint))) "
                             + "is not visible nearby. Nothing was sent, and your verified peer's trust is untouched. To send to the "
-                            + "other machine, use --to \(prefix)"))
+                            + "other machine, use --to \(prefix)", outcome: "identityMismatch"))
             }
-            return .failure(CLIError(notVisible(pins[0])))
+            return .failure(CLIError(notVisible(pins[0]), outcome: "notFound"))
         }
         switch PeerResolver.resolve(target, among: peers) {
         case .success(let peer):
             return found(peer, key: .advertised(prefix: peer.fingerprintPrefix ?? "", name: peer.name))
         case .failure(let failure):
-            return .failure(CLIError(failure.description))
+            return .failure(CLIError(failure.description, outcome: failure.outcome))
         }
     }
 

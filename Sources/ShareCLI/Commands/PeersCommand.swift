@@ -218,9 +218,10 @@ enum PeerJSON {
                     ("interface", address.interfaceName.map { .string($0) } ?? .null),
                 ])
             })),
-            ("fingerprint", peer.fingerprintPrefix.map { .string($0) } ?? .null),
+            ("fingerprint", peer.pinnedFingerprint.map(JSON.string) ?? .null),
+            ("fingerprintPrefix", peer.fingerprintPrefix.map { .string(String($0.prefix(16))) } ?? .null),
             ("version", peer.service.txt["v"].map { .string($0) } ?? .null),
-            ("known", .bool(peer.isKnown)),
+            ("verified", .bool(peer.isKnown)),
             ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
             ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
             ("mixedScripts", .bool(peer.mixesScripts)),

@@ -65,7 +65,7 @@ struct ReceiveCommand: ShareCommand {
         if let directory, let problem = Self.unsafeFolderProblem(directory) {
             throw parsed.usageError("Refusing --dir '\(directory)': \(problem)")
         }
-        name = parsed.value("name")
+        name = parsed.value("name").map { DeviceName.cleaned($0).name }
         if let name, let problem = DeviceName.problem(with: name) {
             throw parsed.usageError("Invalid name '\(name)': \(problem)")
         }

@@ -33,6 +33,12 @@ struct SendCommand: ShareCommand {
             receiver's user decides on a terminal and one of you has not verified the other, both \
             sides show the same verification code: confirm it here, and each side remembers the other \
             as verified. A send without a terminal stays unverified, and says so once per receiver.
+
+            Named pipes, sockets and devices inside a folder are skipped with a warning. --exclude \
+            leaves out what matches a pattern, written as in .gitignore and matched inside each folder \
+            sent: '*.o' and 'node_modules/' at any depth, '/build' at the folder's top, 'docs/**/*.tmp'; \
+            '!keep.o' sends again what an earlier pattern left out. With -L, what links inside the \
+            folders point to is sent in their place.
             """,
         arguments: [ArgumentSpec(name: "path", help: "Files and folders to send.", repeating: true)],
         options: [
@@ -40,18 +46,32 @@ struct SendCommand: ShareCommand {
                 "to", "peer",
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
+            .value(
+                "exclude", "pattern",
+                help: "Leave out what matches this gitignore-style pattern inside the folders (e.g. '*.o', 'node_modules/', '/build'). Repeat for several.",
+                repeating: true),
+            .flag("follow-links", short: "L", help: "Send what symbolic links inside the folders point to, instead of the links."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--json]"
+        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--exclude <pattern> ...] [-L] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
+    let scanOptions: ScanOptions
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         paths = parsed.positionals
         json = parsed.flag("json")
+        var excludes: [ExcludePattern] = []
+        for text in parsed.all("exclude") {
+            guard let pattern = ExcludePattern(text) else {
+                throw parsed.usageError("The pattern '\(text)' for '--exclude' matches nothing; give a name or a path, e.g. '*.log'")
+            }
+            excludes.append(pattern)
+        }
+        scanOptions = ScanOptions(excludes: ExcludeRules(excludes), followLinks: parsed.flag("follow-links"))
         let values = parsed.all("to")
         guard !values.isEmpty else { throw parsed.usageError("Missing expected option '--to <peer>'") }
         var targets: [String] = []
@@ -67,10 +87,17 @@ struct SendCommand: ShareCommand {
         let node = try NodeLoader.load(context.paths)
         let prepared: PreparedSend
         do {
-            prepared = try PreparedSend.scan(paths, registry: LocalTypes.senderRegistry(context))
+            prepared = try PreparedSend.scan(paths, options: scanOptions, registry: LocalTypes.senderRegistry(context))
         } catch {
-            throw CLIError(error.description)
+            // Nothing can be sent to anyone: every target gets its answer.
+            guard json else { throw CLIError(error.description) }
+            for target in targets {
+                console.line(ReportJSON.sendFailed(to: target, peer: .null, outcome: "failed", error: error.description).text())
+            }
+            console.error(error.description)
+            return ExitCode.failure
         }
+        warnAboutSkipped(prepared, console: console)
         let anchors: TrustAnchors
         do {
             anchors = try TeamCAStore(configDirectory: context.paths.configDirectory).anchors()
@@ -78,7 +105,6 @@ struct SendCommand: ShareCommand {
             throw CLIError(TerminalText.safe(error.description))
         }
         let resolved = await PeerTargets.resolveEach(targets, node: node)
-        if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
         let prompter = Prompter(console: console, timeout: ReceiveCommand.promptTimeout(console.environment))
@@ -132,15 +158,14 @@ struct SendCommand: ShareCommand {
         board.finish()
         WideAreaTarget.record(destinations, results, node: node)
 
-        var failures = 0
+        var failures: [String] = []
         var sent = results.makeIterator()
         for (target, resolution) in zip(targets, resolved) {
             let destination: PeerTargets.Destination
             switch resolution {
             case .failure(let error):
-                failures += 1
-                report(failureOf: target, outcome: "unreachable", message: error.message, console: console, single: targets.count == 1)
-                if error.exitCode == ExitCode.unavailable && targets.count == 1 { return ExitCode.unavailable }
+                failures.append(error.outcomeCode)
+                report(failureOf: target, peer: .null, outcome: error.outcomeCode, message: error.message, console: console)
                 continue
             case .success(let resolved):
                 destination = resolved
@@ -148,10 +173,14 @@ struct SendCommand: ShareCommand {
             guard let result = sent.next() else { break }
             switch result {
             case .success(let report):
-                if json { console.line(ReportJSON.sent(report, to: destination.target).text()) } else { printReport(report, console: console) }
+                if json {
+                    console.line(ReportJSON.sent(report, to: destination, prepared: prepared).text())
+                } else {
+                    printReport(report, console: console)
+                }
                 noteIfUnverified(report, destination: destination, node: node, console: console)
             case .failure(let error):
-                failures += 1
+                failures.append(error.outcome)
                 if targets.count == 1 && !json {
                     if let signal = interrupted.withLock({ $0 }) {
                         console.error(error.description)
@@ -159,19 +188,38 @@ struct SendCommand: ShareCommand {
                     }
                     throw CLIError(error.description)
                 }
-                report(failureOf: destination.target, outcome: error.outcome, message: error.description, console: console, single: targets.count == 1)
+                report(
+                    failureOf: destination.target, peer: ReportJSON.peer(destination), outcome: error.outcome,
+                    message: error.description, console: console)
             }
         }
         if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
-        return failures == 0 ? ExitCode.success : ExitCode.failure
+        if failures.isEmpty { return ExitCode.success }
+        // 69 only when nothing could be done for want of avahi-daemon; any other failure is 1.
+        return failures.count == targets.count && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
     }
 
-    private func report(failureOf target: String, outcome: String, message: String, console: Console, single: Bool) {
+    /// Says that sending to `target` failed: as JSON (and on stderr when it is the only target), or
+    /// as `Error: ...`.
+    private func report(failureOf target: String, peer: JSON, outcome: String, message: String, console: Console) {
         if json {
-            console.line(ReportJSON.sendFailed(to: target, outcome: outcome, error: message).text())
-            if single { console.error(message) }
+            console.line(ReportJSON.sendFailed(to: target, peer: peer, outcome: outcome, error: message).text())
+            if targets.count == 1 { console.error(message) }
+        } else if targets.count == 1 {
+            console.error(message)
         } else {
             console.error("sending to \(TerminalText.safe(target)) failed: \(message)")
+        }
+    }
+
+    /// Warns about each special file left out (at most 10 by name).
+    private func warnAboutSkipped(_ prepared: PreparedSend, console: Console) {
+        let shown = 10
+        for skipped in prepared.skipped.prefix(shown) {
+            console.warning("skipped '\(TerminalText.safe(skipped.path))': \(skipped.reason)")
+        }
+        if prepared.skipped.count > shown {
+            console.warning("skipped \(prepared.skipped.count - shown) more special files")
         }
     }
 

@@ -21,6 +21,13 @@ struct CommandSpec: Sendable {
     /// Extra sections printed after OPTIONS (title, lines).
     var extraSections: [(String, [String])] = []
 
+    /// `share help [COMMAND]`, for `share help help`.
+    static let help = CommandSpec(
+        name: "help",
+        abstract: "Show the help of a command.",
+        discussion: "Prints the same text as 'share COMMAND --help'; without a command, the overview of share.",
+        arguments: [ArgumentSpec(name: "command", help: "A command, e.g. 'send' or 'trust ca add'.", repeating: true, optional: true)])
+
     /// The help option every command has.
     static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
 

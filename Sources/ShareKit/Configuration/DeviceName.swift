@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +19,13 @@ public enum DeviceName {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "share" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.split(separator: ".").first.map(String.init) ?? "share"
+    }
+
+    /// A name as a user typed it, without the spaces around it (which would make it look like another
+    /// name); `trimmed` says whether there were any.
+    public static func cleaned(_ name: String) -> (name: String, trimmed: Bool) {
+        let cleaned = name.trimmingCharacters(in: .whitespaces)
+        return (cleaned, cleaned != name)
     }
 
     /// Checks a name a user wants to use; returns the problem, if any.
