@@ -7,7 +7,7 @@ SHELL := /bin/bash
 # (nsupdate): the DNS server of the routed-subnet tests and the bench.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
-            libldns-dev bind9 bind9-dnsutils
+            libldns-dev bind9 bind9-dnsutils python3-jsonschema
 
 # Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
 BENCH_PACKAGES := libglib2.0-bin

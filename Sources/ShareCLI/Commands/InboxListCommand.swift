@@ -49,7 +49,9 @@ struct InboxListCommand: ShareCommand {
                     + "\(TypesText.shortDate(entry.receivedAt)), \(size)")
             let pad = String(repeating: " ", count: entry.id.count + 2)
             var detail: [String] = []
-            if let type = entry.resolvedType ?? entry.declaredType { detail.append(TerminalText.safe(type)) }
+            if let type = entry.resolvedType ?? entry.declaredType {
+                detail.append(TerminalText.safe(DynamicType.readableDescription(of: TypeIdentifier(type)) ?? type))
+            }
             if entry.attempts > 0 { detail.append("\(entry.attempts) \(entry.attempts == 1 ? "attempt" : "attempts")") }
             if !detail.isEmpty { console.line(pad + detail.joined(separator: ", ")) }
             if let failure = entry.failure, entry.state == .failed {

@@ -99,6 +99,9 @@ struct PeersCommand: ShareCommand {
             watch.close()
         }
         defer { signals.cancel() }
+        // `share peers --watch | head -3`: ends once nobody reads.
+        let outputWatcher = OutputWatcher { watch.close() }
+        defer { outputWatcher.cancel() }
         // Events are collected as they come and printed through a filter that coalesces flapping.
         let arrived = Mutex<(events: [CombinedPeerWatch.Event], ended: Bool)>(([], false))
         let reader = Task {

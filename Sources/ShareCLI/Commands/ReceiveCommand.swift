@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ShareDNS
 import ShareDiscovery
 import ShareDocuments
 import ShareKit
@@ -126,17 +127,22 @@ struct ReceiveCommand: ShareCommand {
             state.interrupted.withLock { $0 = signal }
             receiver.stop()
         }
+        // Nobody reads what it reports any more (`share receive --json | head -1`): stop as cleanly as
+        // for Ctrl-C, with the exit status of what happened so far.
+        let reader = OutputWatcher { receiver.stop() }
 
         let fingerprint = node.identity.fingerprint
+        let addresses = Self.reachableAddresses(port: receiver.port)
         if json {
             console.line(
                 JSON.object([
                     ("event", .string("listening")), ("name", .string(name)), ("port", .int(Int64(receiver.port))),
                     ("fingerprint", .string(fingerprint.hex)), ("directory", .string(destination)),
-                    ("accept", .string(policy.rawValue)),
+                    ("accept", .string(policy.rawValue)), ("addresses", .array(addresses.map(JSON.string))),
                 ]).text())
         } else {
             console.line("Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)).")
+            console.line("Senders that cannot see it nearby can use --to \(addresses.joined(separator: " or "))")
             console.line(
                 "Saving to \(DisplayPath.abbreviate(destination, home: context.paths.home)); accepting: \(Self.describe(policy, for: everyoneFor)). "
                     + "Press Ctrl-C to stop.")
@@ -178,11 +184,21 @@ struct ReceiveCommand: ShareCommand {
         publishing.cancel()
         everyoneTimer.cancel()
         signals.cancel()
+        reader.cancel()
         if let signal = state.interrupted.withLock({ $0 }) {
             state.clearProgress()
             return 128 + signal
         }
         return state.exitCode.withLock { $0 }
+    }
+
+    /// This machine's addresses as a sender types them after --to (`192.168.1.20:47321`,
+    /// `[2001:db8::1]:47321`): the routable ones, else loopback.
+    static func reachableAddresses(port: UInt16) -> [String] {
+        let routable = LocalAddresses.routable().map { entry in
+            entry.bytes.count == 4 ? "\(entry.text):\(port)" : "[\(entry.text)]:\(port)"
+        }
+        return routable.isEmpty ? ["127.0.0.1:\(port)"] : routable
     }
 
     /// System folders nobody should receive into (documents would land among the system's files).

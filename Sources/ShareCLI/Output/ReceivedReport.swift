@@ -68,10 +68,14 @@ enum ReceivedReport {
                 + [("files", .int(Int64(item.files))), ("bytes", .int(Int64(clamping: item.bytes)))])
     }
 
-    /// The JSON of `share inbox import --json`.
+    /// One line of `share inbox import --json`: `ok` is false when the document stays in the inbox
+    /// (`reason` says why, and `error` is the message on stderr).
     static func resultJSON(_ result: ImportResult, inbox: Inbox) -> JSON {
-        .object(
-            [("id", .string(result.entry.id)), ("name", .string(result.entry.name))]
-                + importMembers(result, path: result.path(inbox: inbox)))
+        var failed = false
+        if case .kept = result.outcome { failed = true }
+        return .object(
+            [("ok", .bool(!failed)), ("id", .string(result.entry.id)), ("name", .string(result.entry.name))]
+                + importMembers(result, path: result.path(inbox: inbox))
+                + (failed ? [("error", .string("\"\(result.entry.name)\" stays in the inbox"))] : []))
     }
 }

@@ -431,7 +431,8 @@ struct IncomingTransfer {
             InboxEntry(
                 name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
                 senderName: session.peer?.name ?? "", senderFingerprint: fingerprint.hex, receivedAt: now,
-                declaredType: item.declaredType.isEmpty ? nil : item.declaredType)
+                declaredType: item.declaredType.isEmpty ? nil : item.declaredType,
+                receiveFolder: configuration.destination)
         }
         let entries: [InboxEntry]
         do {
