@@ -24,14 +24,11 @@ public enum JSONContract {
     /// - Parameters:
     ///   - exitStatus: the exit status, when the process ended by itself.
     ///   - complete: false when the process was killed (its last line may be cut off).
-    public static func check(
-        arguments: [String], stdout: String, exitStatus: Int32?, complete: Bool, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
+    public static func check(arguments: [String], stdout: String, exitStatus: Int32?, complete: Bool) {
         guard wantsJSON(arguments) else { return }
         for problem in problems(arguments: arguments, stdout: stdout, exitStatus: exitStatus, complete: complete) {
             Issue.record(
-                Comment(rawValue: "share \(arguments.joined(separator: " ")): \(problem)\nstdout:\n\(stdout.prefix(2000))"),
-                sourceLocation: sourceLocation)
+                Comment(rawValue: "share \(arguments.joined(separator: " ")): \(problem)\nstdout:\n\(stdout.prefix(2000))"))
         }
     }
 

@@ -134,11 +134,7 @@ struct TypesResolveCommand: ShareCommand {
             lines.append(
                 "  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
         }
-        if resolution.type.isDynamic {
-            row("identifier", TerminalText.safe(resolution.type.rawValue))
-        } else if description != resolution.type.rawValue {
-            row("description", TerminalText.safe(description))
-        }
+        if resolution.type.isDynamic { row("identifier", TerminalText.safe(resolution.type.rawValue)) }
         row("MIME type", TerminalText.safe(resolution.mimeType))
         for (index, chain) in registry.conformanceChains(of: resolution.type).enumerated() {
             row(index == 0 ? "conforms to" : "", TerminalText.safe(chain.map(\.rawValue).joined(separator: " → ")))
