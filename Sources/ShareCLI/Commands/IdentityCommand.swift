@@ -86,8 +86,13 @@ struct IdentitySetNameCommand: ShareCommand {
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        let node = try NodeLoader.load(context.paths)
-        var settings = node.settings
+        // The name in settings.json may be the unusable one this replaces.
+        var settings: NodeSettings
+        do {
+            settings = try NodeSettings.load(from: context.paths.configDirectory, checkingName: false)
+        } catch {
+            throw CLIError(error.description)
+        }
         settings.name = name
         do {
             try settings.save(to: context.paths.configDirectory)

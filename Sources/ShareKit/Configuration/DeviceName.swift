@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +22,12 @@ public enum DeviceName {
     /// A name as a user typed it, without the spaces around it (which would make it look like another
     /// name); `trimmed` says whether there were any.
     public static func cleaned(_ name: String) -> (name: String, trimmed: Bool) {
-        let cleaned = name.trimmingCharacters(in: .whitespaces)
+        // Unicode's White_Space only: an invisible character such as U+200B stays, and is refused
+        // or shown escaped like any other.
+        var scalars = Substring(name).unicodeScalars
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        let cleaned = String(scalars)
         return (cleaned, cleaned != name)
     }
 

@@ -22,8 +22,10 @@ public struct NodeSettings: Codable, Sendable, Equatable {
     public static let fileName = "settings.json"
 
     /// Loads the settings; a missing file gives defaults.
+    /// - Parameter checkingName: refuse an unusable device name (`share identity set-name`, which
+    ///   replaces it, does not).
     /// - Throws: ``ConfigurationError`` when the file exists but cannot be read or parsed.
-    public static func load(from directory: String) throws(ConfigurationError) -> NodeSettings {
+    public static func load(from directory: String, checkingName: Bool = true) throws(ConfigurationError) -> NodeSettings {
         let path = directory + "/" + fileName
         guard FileManager.default.fileExists(atPath: path) else { return NodeSettings() }
         let settings: NodeSettings
@@ -33,7 +35,7 @@ public struct NodeSettings: Codable, Sendable, Equatable {
         } catch {
             throw .unreadable(path: path, reason: "\(error)")
         }
-        if let name = settings.name, let problem = DeviceName.problem(with: name) {
+        if checkingName, let name = settings.name, let problem = DeviceName.problem(with: name) {
             throw .unreadable(path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
         }
         return settings
