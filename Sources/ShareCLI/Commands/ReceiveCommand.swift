@@ -45,6 +45,7 @@ struct ReceiveCommand: ShareCommand {
             .flag(
                 "keep-executables",
                 help: "Keep execute bits on files inside received folders (for code between your own machines); files are never executable otherwise."),
+            .value("limit-rate", "rate", help: "Receive at most this many bytes per second (e.g. 500k, 10M, 2MiB), per transfer."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
         ] + WideAreaReceive.Options.specs
@@ -59,8 +60,13 @@ struct ReceiveCommand: ShareCommand {
     let json: Bool
     let executableBits: ExecutableBits
     let wideArea: WideAreaReceive.Options
+    let rateLimit: UInt64?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
+        rateLimit = try parsed.value("limit-rate").map { text throws(UsageError) in
+            guard let rate = RateText.parse(text) else { throw parsed.usageError(RateText.problem(text)) }
+            return rate
+        }
         port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
         directory = parsed.value("dir")
         if let directory, let problem = Self.unsafeFolderProblem(directory) {
@@ -113,6 +119,7 @@ struct ReceiveCommand: ShareCommand {
             configuration.fallbackPolicy = .ask
             configuration.promptTimeout = prompter.timeout
             configuration.executableBits = executableBits
+            configuration.rateLimit = rateLimit
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
             configuration.trustAnchors = try teamCAs.anchors()

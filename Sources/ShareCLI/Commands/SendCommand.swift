@@ -51,17 +51,23 @@ struct SendCommand: ShareCommand {
                 help: "Leave out what matches this gitignore-style pattern inside the folders (e.g. '*.o', 'node_modules/', '/build'). Repeat for several.",
                 repeating: true),
             .flag("follow-links", short: "L", help: "Send what symbolic links inside the folders point to, instead of the links."),
+            .value("limit-rate", "rate", help: "Send at most this many bytes per second (e.g. 500k, 10M, 2MiB), to each peer."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--exclude <pattern> ...] [-L] [--json]"
+        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
     let scanOptions: ScanOptions
+    let rateLimit: UInt64?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
+        rateLimit = try parsed.value("limit-rate").map { text throws(UsageError) in
+            guard let rate = RateText.parse(text) else { throw parsed.usageError(RateText.problem(text)) }
+            return rate
+        }
         paths = parsed.positionals
         json = parsed.flag("json")
         var excludes: [ExcludePattern] = []
@@ -122,6 +128,7 @@ struct SendCommand: ShareCommand {
                 options.configDirectory = node.paths.configDirectory
                 options.trustAnchors = anchors
                 options.cancellation = cancellation
+                options.rateLimit = rateLimit
                 if attended {
                     let single = destinations.count == 1
                     options.interaction = SendInteraction(
