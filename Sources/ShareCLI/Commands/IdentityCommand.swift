@@ -86,12 +86,14 @@ struct IdentitySetNameCommand: ShareCommand {
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        // The name in settings.json may be the unusable one this replaces.
+        // The name in settings.json may be the unusable one this replaces, so the identity (which
+        // creates the config folder) is loaded without the settings.
         var settings: NodeSettings
         do {
+            _ = try Identity.loadOrCreate(in: context.paths.configDirectory)
             settings = try NodeSettings.load(from: context.paths.configDirectory, checkingName: false)
         } catch {
-            throw CLIError(error.description)
+            throw CLIError("\(error)")
         }
         settings.name = name
         do {
