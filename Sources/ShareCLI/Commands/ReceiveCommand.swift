@@ -98,6 +98,8 @@ struct ReceiveCommand: ShareCommand {
         let node = try NodeLoader.load(context.paths)
         let name = node.deviceName(explicit: self.name)
         let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
+        // Said now rather than at the first transfer; the default folder is created as it is.
+        if let directory, let problem = Self.folderProblem(destination, as: directory) { throw CLIError(problem) }
         let publication = try WideAreaReceive.publication(
             wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
@@ -228,6 +230,34 @@ struct ReceiveCommand: ShareCommand {
         case .trusted: "verified peers only, without asking"
         case .everyone: duration.map { "everyone for \(DurationText.format($0)), then ask" } ?? "everyone"
         }
+    }
+
+    /// Why the `--dir` folder (`given` as the user typed it) cannot receive: it is not a folder, this
+    /// user cannot write in it, or it is missing and so is its parent (only the last folder is
+    /// created, so a typo does not make a tree of folders).
+    static func folderProblem(_ folder: String, as given: String) -> String? {
+        func reason() -> String { String(cString: strerror(errno)) }
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { return "'\(given)' is not a folder; choose a folder with --dir" }
+            guard access(folder, W_OK | X_OK) == 0 else {
+                return "cannot write in the receive folder '\(given)' (\(reason())); fix its permissions or choose another with --dir"
+            }
+            return nil
+        }
+        let parent = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        // The parent as the user would type it: relative when the folder was given relative.
+        var shown = (given as NSString).deletingLastPathComponent
+        if shown.isEmpty { shown = "." }
+        guard stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return "the receive folder '\(given)' does not exist, nor does the folder it would be in ('\(shown)'); "
+                + "share creates only the last one: create them with 'mkdir -p', or choose another with --dir"
+        }
+        guard access(parent, W_OK | X_OK) == 0 else {
+            return "cannot create the receive folder '\(given)': cannot write in '\(shown)' (\(reason())); "
+                + "create it yourself, or choose another with --dir"
+        }
+        return nil
     }
 
     static func absolute(_ path: String) -> String {
