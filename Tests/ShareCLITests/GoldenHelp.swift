@@ -42,10 +42,13 @@ modification times; a symbolic link inside it is kept only when it points inside
 the folder. The receiver checks every file's SHA-256 before it keeps anything.
 
 PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a
-prefix of a peer's fingerprint, or HOST:PORT. A peer found by name must present
-the key whose fingerprint it advertises, and the name of a peer you verified
-means that peer's key, wherever it is: nothing is sent to another machine that
-took the name. Several --to send the same documents to several peers at once.
+prefix of a peer's fingerprint, an address (HOST:PORT, or an IP address alone
+for the default port 47321), or a host of the local network as 'share peers'
+shows it (desk.local, or desk.local:PORT when it runs several receivers). A peer
+found by name must present the key whose fingerprint it advertises, and the name
+of a peer you verified means that peer's key, wherever it is: nothing is sent to
+another machine that took the name. Several --to send the same documents to
+several peers at once.
 
 Nothing but a greeting is sent before the receiver's key passed these checks.
 When the receiver's user decides on a terminal and one of you has not verified
@@ -53,7 +56,14 @@ the other, both sides show the same verification code: confirm it here, and each
 side remembers the other as verified. A send without a terminal stays
 unverified, and says so once per receiver.
 
-USAGE: share send <path> ... --to <peer> [--to <peer> ...] [--json]
+Named pipes, sockets and devices inside a folder are skipped with a warning.
+--exclude leaves out what matches a pattern, written as in .gitignore and
+matched inside each folder sent: '*.o' and 'node_modules/' at any depth,
+'/build' at the folder's top, 'docs/**/*.tmp'; '!keep.o' sends again what an
+earlier pattern left out. With -L, what links inside the folders point to is
+sent in their place.
+
+USAGE: share send <path> ... --to <peer> [--to <peer> ...] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]
 
 ARGUMENTS:
   <path> ...              Files and folders to send.
@@ -61,6 +71,13 @@ ARGUMENTS:
 OPTIONS:
   --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
                           (e.g. 192.168.1.20:47321). Repeat to send to several.
+  --exclude <pattern>     Leave out what matches this gitignore-style pattern
+                          inside the folders (e.g. '*.o', 'node_modules/',
+                          '/build'). Repeat for several.
+  -L, --follow-links      Send what symbolic links inside the folders point to,
+                          instead of the links.
+  --limit-rate <rate>     Send at most this many bytes per second (e.g. 500k,
+                          10M, 2MiB), to each peer.
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.

@@ -24,7 +24,9 @@ struct SendCommand: ShareCommand {
             every file's SHA-256 before it keeps anything.
 
             PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a prefix of \
-            a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \
+            a peer's fingerprint, an address (HOST:PORT, or an IP address alone for the default port \
+            47321), or a host of the local network as 'share peers' shows it (desk.local, or \
+            desk.local:PORT when it runs several receivers). A peer found by name must present the key whose \
             fingerprint it advertises, and the name of a peer you verified means that peer's key, \
             wherever it is: nothing is sent to another machine that took the name. Several --to send \
             the same documents to several peers at once.

@@ -28,9 +28,9 @@ public enum FreeSpace {
             let total = UInt64(info.f_blocks) * UInt64(info.f_frsize)
             let margin = margin(totalBytes: total, maximum: maximumMargin)
             if bytes > available || available - bytes < margin {
-                return "the offer needs \(ByteCount.format(bytes)), and \(ByteCount.format(margin)) are kept free so the disk "
-                    + "never fills up (2% of it, at most \(ByteCount.format(maximumMargin))), but only "
-                    + "\(ByteCount.format(available)) is free"
+                return "the offer needs \(ByteCount.format(bytes)) and only \(ByteCount.format(available)) is free, "
+                    + "of which \(ByteCount.format(margin)) is kept free so the disk never fills up "
+                    + "(2% of the disk, from \(ByteCount.format(1 << 20)) to \(ByteCount.format(maximumMargin)))"
             }
         }
         return nil
