@@ -4,7 +4,7 @@
 //
 // Layers (dependencies point down only):
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit
+//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
 //                           ShareDocuments, TypeRegistry, ShareArchive
 //   ShareTransport      ->  ShareTLS, ShareWire
@@ -14,7 +14,8 @@
 //   ShareUnicode -> CShareICU (look-alike names, UTS #39)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
-//   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
+//   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd),
+//   ShareNotifications -> CShareDBus (libdbus) (C, system libraries)
 
 import PackageDescription
 
@@ -57,6 +58,16 @@ let package = Package(
             pkgConfig: "ldns",
             providers: [.apt(["libldns-dev"])]
         ),
+        .systemLibrary(
+            name: "CShareDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CShareSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
@@ -71,6 +82,8 @@ let package = Package(
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
         .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
+        .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
+        .target(name: "ShareNotifications", dependencies: ["CShareDBus"]),
 
         // Use cases and the command line.
         .target(
@@ -84,7 +97,7 @@ let package = Package(
             name: "ShareCLI",
             dependencies: [
                 "ShareKit", "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
-                "ShareDocuments", "TypeRegistry",
+                "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
             ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
@@ -111,6 +124,8 @@ let package = Package(
             name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),
         // Runs inside simulated LAN hosts (Tests/Hosts/lan.sh) for the multi-host discovery tests.
         .executableTarget(name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
+        // The fault lab's TCP proxy as a process (Tests/Hosts/README.md), for tests across simulated hosts.
+        .executableTarget(name: "ShareFaultProxy", dependencies: ["ShareTestSupport"], path: "Tests/Hosts/ShareFaultProxy"),
         .testTarget(
             name: "ShareKitTests",
             dependencies: [
@@ -118,9 +133,11 @@ let package = Package(
                 "TypeRegistry", "ShareArchive",
             ]
         ),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),
+        .testTarget(name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"]),
         // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
-        .testTarget(name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe"]),
+        .testTarget(
+            name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe", "ShareFaultProxy"]),
     ]
 )
 

@@ -6,6 +6,9 @@ struct CLIError: Error, Sendable, CustomStringConvertible {
     var exitCode: Int32
     /// The outcome code of JSON output (docs/JSON.md), when more specific than the exit code says.
     var outcome: String?
+    /// A usage error found only when the command ran (it needed the terminal or the settings):
+    /// printed with the usage, exit 64.
+    var usage: UsageError?
 
     init(_ message: String, exitCode: Int32 = ExitCode.failure, outcome: String? = nil) {
         self.message = message
@@ -20,6 +23,12 @@ struct CLIError: Error, Sendable, CustomStringConvertible {
         case ExitCode.unavailable: "unavailable"
         default: outcome ?? "failed"
         }
+    }
+
+    /// A usage error, printed as the parser's are.
+    init(usage: UsageError) {
+        self.init(usage.message, exitCode: ExitCode.usage)
+        self.usage = usage
     }
 
     var description: String { message }

@@ -38,7 +38,11 @@ public enum ShareCLI {
                 return try await command.run(context)
             } catch {
                 if parsed.flag("json") { console.line(errorJSON(error.message, outcome: error.outcomeCode).text()) }
-                console.error(error.message)
+                if let usage = error.usage {
+                    console.err(HelpRenderer.usageError(usage, root: root))
+                } else {
+                    console.error(error.message)
+                }
                 return error.exitCode
             }
         }

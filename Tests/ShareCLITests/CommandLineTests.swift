@@ -91,7 +91,7 @@ import Glibc
         let usageError = try #require(jsonObject(usage.stdout))
         #expect(usageError["ok"] as? Bool == false)
         #expect(usageError["outcome"] as? String == "usage")
-        #expect(usageError["error"] as? String == "Missing expected option '--to <peer>'")
+        #expect(usageError["error"] as? String == "Missing expected option '--to <peer>' (there is no terminal to choose receivers on)")
 
         // A good target and one no avahi-daemon can find (a nonexistent bus): one line each, in order.
         let (running, port) = try receiver(bob, in: dir.at("inbox"))

@@ -18,10 +18,13 @@ SUBCOMMANDS:
   receive                 Accept documents from nearby machines.
   peers                   List the receivers nearby.
   send                    Send files and folders to a receiver.
+  history                 List past transfers, sent and received.
   trust                   Verify, list, forget and block peers; manage team CAs.
   types                   Register applications and look up document types.
   inbox                   List, retry or remove documents waiting in the inbox.
   identity                Show this machine's device name and fingerprint.
+  config                  Show and change settings: folder, port, policy, ...
+  completion              Print a completion script for bash, zsh or fish.
 
 EXIT CODES:
   0   success
@@ -48,7 +51,13 @@ shows it (desk.local, or desk.local:PORT when it runs several receivers). A peer
 found by name must present the key whose fingerprint it advertises, and the name
 of a peer you verified means that peer's key, wherever it is: nothing is sent to
 another machine that took the name. Several --to send the same documents to
-several peers at once.
+several peers at once. Without --to, on a terminal, share lists the receivers
+nearby as they appear and you choose: up and down move, space chooses several,
+typing filters by name, enter sends, escape cancels.
+
+'-' sends standard input as one file called --name: it is saved to a private
+temporary file first (in $TMPDIR, else /tmp; never filling the disk), so its
+size and SHA-256 are known before it is offered, and deleted afterwards.
 
 Nothing but a greeting is sent before the receiver's key passed these checks.
 When the receiver's user decides on a terminal and one of you has not verified
@@ -63,14 +72,26 @@ matched inside each folder sent: '*.o' and 'node_modules/' at any depth,
 earlier pattern left out. With -L, what links inside the folders point to is
 sent in their place.
 
-USAGE: share send <path> ... --to <peer> [--to <peer> ...] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]
+A send whose connection fails on the way (the network drops, the receiver
+sleeps, stalls, restarts or runs out of disk space) tries again by itself for
+--retry-for (5 minutes by default; --no-retry to fail at once), and continues
+from what the receiver already holds: each file's part there is checked against
+the file here (SHA-256) and only the rest is sent. Running the same send again
+later also continues, while the receiver keeps the part (24 hours by default).
+
+USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]
 
 ARGUMENTS:
-  <path> ...              Files and folders to send.
+  <path> ...              Files and folders to send; '-' for standard input
+                          (with --name).
 
 OPTIONS:
   --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
                           (e.g. 192.168.1.20:47321). Repeat to send to several.
+  --name <name>           The name standard input ('-') gets on the receiver.
+  --retry-for <duration>  Keep reconnecting this long after the connection fails
+                          (e.g. 90s, 10m; default 5m).
+  --no-retry              Fail at once when the connection fails.
   --exclude <pattern>     Leave out what matches this gitignore-style pattern
                           inside the folders (e.g. '*.o', 'node_modules/',
                           '/build'). Repeat for several.

@@ -86,20 +86,15 @@ struct IdentitySetNameCommand: ShareCommand {
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        // The name in settings.json may be the unusable one this replaces, so the identity (which
-        // creates the config folder) is loaded without the settings.
-        var settings: NodeSettings
+        // The name in settings.json may be the unusable one this replaces: the identity (which
+        // creates the config folder) is loaded without the settings, and the name is not checked.
         do {
             _ = try Identity.loadOrCreate(in: context.paths.configDirectory)
-            settings = try NodeSettings.load(from: context.paths.configDirectory, checkingName: false)
-        } catch {
-            throw CLIError("\(error)")
-        }
-        settings.name = name
-        do {
-            try settings.save(to: context.paths.configDirectory)
         } catch {
             throw CLIError(error.description)
+        }
+        try ConfigCommand.update(context.paths, checkingName: false) { (settings: inout NodeSettings) throws(SettingError) in
+            settings.name = name
         }
         let note = trimmed ? " (without the spaces around it)" : ""
         context.console.line("Device name set to \"\(TerminalText.safe(name))\"\(note).")

@@ -84,6 +84,35 @@ enum PeerTargets {
         return results
     }
 
+    /// Resolves `targets` each on its own (``resolveEach(_:node:)``); with none, lets the user
+    /// choose receivers on the terminal (``PeerPicker``). Returns the targets (the chosen
+    /// receivers' names) and where each goes.
+    static func resolveOrPick(
+        _ targets: [String], console: Console, node: LocalNode
+    ) async throws(CLIError) -> (targets: [String], destinations: [Result<Destination, CLIError>]) {
+        guard targets.isEmpty else { return (targets, await resolveEach(targets, node: node)) }
+        try requireTerminal(console)
+        let peers = try await PeerPicker.pick(console: console, node: node)
+        let trust: TrustStore
+        do {
+            trust = try TrustStore.load(from: node.paths.configDirectory)
+        } catch {
+            throw CLIError(error.description)
+        }
+        // The peer chosen, by the name it showed: a name verified with another key is refused as usual.
+        return (peers.map(\.name), peers.map { destination(for: $0.name, among: [$0], trust: trust) })
+    }
+
+    /// Choosing receivers needs a terminal: without one, a missing `--to` is a usage error.
+    static func requireTerminal(_ console: Console) throws(CLIError) {
+        guard console.stdinIsTerminal && console.stderrIsTerminal else {
+            throw CLIError(
+                usage: UsageError(
+                    message: "Missing expected option '--to <peer>' (there is no terminal to choose receivers on)",
+                    commandPath: ["share", "send"]))
+        }
+    }
+
     /// Resolves every target on its own: one unknown target does not stop the others.
     static func resolveEach(_ targets: [String], node: LocalNode) async -> [Result<Destination, CLIError>] {
         let trust: TrustStore
@@ -162,6 +191,27 @@ enum PeerTargets {
                 target: target, label: "\"\(TerminalText.safe(peer.name))\"", endpoints: peer.endpoints,
                 expectedKey: .advertised(prefix: prefix, name: peer.name), isAddress: false, wideArea: WideAreaTarget(peer),
                 peerName: peer.name))
+    }
+
+    /// Where `destination` is now, for a new attempt after its connection failed: a peer found by
+    /// name is looked up again by its key (it may have a new address); HOST:PORT stays as it is
+    /// (empty: keep the addresses).
+    static func refreshEndpoints(_ destination: Destination, node: LocalNode) async -> [Endpoint] {
+        guard !destination.isAddress, let key = destination.expectedKey else { return [] }
+        let lookup = try? await CombinedPeerLookup.look(settings: node.settings, timeout: .seconds(3)) {
+            () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: .seconds(3))
+        }
+        guard let sightings = lookup,
+            let peers = try? PeerDirectory.nearby(sightings.merged, node: node)
+        else { return [] }
+        let matches = peers.filter { peer in
+            guard let prefix = peer.fingerprintPrefix, peer.incompatibility == nil else { return false }
+            switch key {
+            case .advertised(let advertised, _): return prefix == advertised
+            case .verified(let fingerprint, _): return fingerprint.hasPrefix(prefix)
+            }
+        }
+        return matches.first?.endpoints ?? []
     }
 
     /// The peer `target` (a name or a fingerprint prefix) means among `peers`.

@@ -29,7 +29,13 @@ struct SendCommand: ShareCommand {
             desk.local:PORT when it runs several receivers). A peer found by name must present the key whose \
             fingerprint it advertises, and the name of a peer you verified means that peer's key, \
             wherever it is: nothing is sent to another machine that took the name. Several --to send \
-            the same documents to several peers at once.
+            the same documents to several peers at once. Without --to, on a terminal, share lists the \
+            receivers nearby as they appear and you choose: up and down move, space chooses several, \
+            typing filters by name, enter sends, escape cancels.
+
+            '-' sends standard input as one file called --name: it is saved to a private temporary \
+            file first (in $TMPDIR, else /tmp; never filling the disk), so its size and SHA-256 are \
+            known before it is offered, and deleted afterwards.
 
             Nothing but a greeting is sent before the receiver's key passed these checks. When the \
             receiver's user decides on a terminal and one of you has not verified the other, both \
@@ -41,13 +47,25 @@ struct SendCommand: ShareCommand {
             sent: '*.o' and 'node_modules/' at any depth, '/build' at the folder's top, 'docs/**/*.tmp'; \
             '!keep.o' sends again what an earlier pattern left out. With -L, what links inside the \
             folders point to is sent in their place.
+
+            A send whose connection fails on the way (the network drops, the receiver sleeps, stalls, \
+            restarts or runs out of disk space) tries again by itself for --retry-for (5 minutes by \
+            default; --no-retry to fail at once), and continues from what the receiver already holds: \
+            each file's part there is checked against the file here (SHA-256) and only the rest is \
+            sent. Running the same send again later also continues, while the receiver keeps the part \
+            (24 hours by default).
             """,
-        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send.", repeating: true)],
+        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true)],
         options: [
             .value(
                 "to", "peer",
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
+            .value("name", "name", help: "The name standard input ('-') gets on the receiver."),
+            .value(
+                "retry-for", "duration",
+                help: "Keep reconnecting this long after the connection fails (e.g. 90s, 10m; default 5m)."),
+            .flag("no-retry", help: "Fail at once when the connection fails."),
             .value(
                 "exclude", "pattern",
                 help: "Leave out what matches this gitignore-style pattern inside the folders (e.g. '*.o', 'node_modules/', '/build'). Repeat for several.",
@@ -56,22 +74,37 @@ struct SendCommand: ShareCommand {
             .value("limit-rate", "rate", help: "Send at most this many bytes per second (e.g. 500k, 10M, 2MiB), to each peer."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]"
+        usageOverride:
+            "<path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] "
+            + "[--limit-rate <rate>] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
+    let input: StandardInput?
+    /// How a failed connection is retried (nil: `--no-retry`).
+    let retry: RetryPolicy?
     let scanOptions: ScanOptions
     let rateLimit: UInt64?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        rateLimit = try parsed.value("limit-rate").map { text throws(UsageError) in
-            guard let rate = RateText.parse(text) else { throw parsed.usageError(RateText.problem(text)) }
-            return rate
-        }
+        rateLimit = try LimitRate.parse(parsed)
         paths = parsed.positionals
         json = parsed.flag("json")
+        input = try StandardInput(parsed)
+        let retryFor = try parsed.value("retry-for").map { text throws(UsageError) in
+            guard let duration = DurationText.parse(text) else {
+                throw parsed.usageError("The value '\(text)' is invalid for '--retry-for'; expected e.g. 90s, 10m or 2h")
+            }
+            return duration
+        }
+        if parsed.flag("no-retry") {
+            if retryFor != nil { throw parsed.usageError("--retry-for and --no-retry cannot be used together") }
+            retry = nil
+        } else {
+            retry = RetryPolicy(retryFor: retryFor ?? RetryPolicy.defaultRetryFor)
+        }
         var excludes: [ExcludePattern] = []
         for text in parsed.all("exclude") {
             guard let pattern = ExcludePattern(text) else {
@@ -81,7 +114,10 @@ struct SendCommand: ShareCommand {
         }
         scanOptions = ScanOptions(excludes: ExcludeRules(excludes), followLinks: parsed.flag("follow-links"))
         let values = parsed.all("to")
-        guard !values.isEmpty else { throw parsed.usageError("Missing expected option '--to <peer>'") }
+        if values.isEmpty && input != nil {
+            throw parsed.usageError(
+                "Missing expected option '--to <peer>' (standard input is what is sent, so receivers cannot be chosen on the terminal)")
+        }
         var targets: [String] = []
         for value in values where !targets.contains(value) {
             if value.trimmingTrailingSpaces().isEmpty { throw parsed.usageError("The value for '--to' is empty") }
@@ -92,10 +128,14 @@ struct SendCommand: ShareCommand {
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
+        if targets.isEmpty { try PeerTargets.requireTerminal(console) }
         let node = try NodeLoader.load(context.paths)
+        let spool = try input?.spool(environment: console.environment)
+        defer { spool?.remove() }
         let prepared: PreparedSend
         do {
-            prepared = try PreparedSend.scan(paths, options: scanOptions, registry: LocalTypes.senderRegistry(context))
+            prepared = try PreparedSend.scan(
+                paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, options: scanOptions, registry: LocalTypes.senderRegistry(context))
         } catch {
             // Nothing can be sent to anyone: every target gets its answer.
             guard json else { throw CLIError(error.description) }
@@ -112,7 +152,8 @@ struct SendCommand: ShareCommand {
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
-        let resolved = await PeerTargets.resolveEach(targets, node: node)
+        let (targets, resolved) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
+        if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
         let prompter = Prompter(console: console, timeout: ReceiveCommand.promptTimeout(console.environment))
@@ -130,9 +171,25 @@ struct SendCommand: ShareCommand {
                 options.configDirectory = node.paths.configDirectory
                 options.trustAnchors = anchors
                 options.cancellation = cancellation
-                options.rateLimit = rateLimit
+                options.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
+                options.retry = retry
+                if let stall = Self.stallTimeout(console.environment) { options.idleTimeout = stall }
+                let single = destinations.count == 1
+                let who = single ? "" : "\(TerminalText.safe(destination.label)): "
+                options.onReconnect = { reconnection in
+                    guard !json else { return }
+                    board.set(index, .connecting)
+                    console.err(
+                        "\(who)connection lost (\(reconnection.reason)); reconnecting in "
+                            + "\(DurationText.format(reconnection.delay)) (attempt \(reconnection.attempt))…\n")
+                }
+                options.onResume = { resumption in
+                    guard !json else { return }
+                    console.err(
+                        "\(who)resuming: \(ByteCount.format(resumption.heldBytes)) of "
+                            + "\(ByteCount.format(resumption.totalBytes)) already there\n")
+                }
                 if attended {
-                    let single = destinations.count == 1
                     options.interaction = SendInteraction(
                         compareCode: { comparison, ticket in
                             let (lines, question) = OfferSummary.describe(comparison)
@@ -151,6 +208,7 @@ struct SendCommand: ShareCommand {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
                             prepared, toFirstOf: destination.endpoints, identity: node.identity, options: options,
+                            refresh: { await PeerTargets.refreshEndpoints(destination, node: node) },
                             progress: { board.update(index, $0) })
                         board.set(index, .done)
                         return (index, .success(report))
@@ -166,6 +224,10 @@ struct SendCommand: ShareCommand {
         }
         board.finish()
         WideAreaTarget.record(destinations, results, node: node)
+        let history = TransferHistory(paths: context.paths)
+        HistoryCommand.warn(
+            history.record(results, to: destinations.map(\.target), manifest: prepared.manifest, configDirectory: node.paths.configDirectory),
+            console)
 
         var failures: [String] = []
         var sent = results.makeIterator()
@@ -174,7 +236,9 @@ struct SendCommand: ShareCommand {
             switch resolution {
             case .failure(let error):
                 failures.append(error.outcomeCode)
-                report(failureOf: target, peer: .null, outcome: error.outcomeCode, message: error.message, console: console)
+                report(
+                    failureOf: target, peer: .null, outcome: error.outcomeCode, message: error.message, console: console,
+                    single: targets.count == 1)
                 continue
             case .success(let resolved):
                 destination = resolved
@@ -199,7 +263,7 @@ struct SendCommand: ShareCommand {
                 }
                 report(
                     failureOf: destination.target, peer: ReportJSON.peer(destination), outcome: error.outcome,
-                    message: error.description, console: console)
+                    message: error.description, console: console, single: targets.count == 1)
             }
         }
         if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
@@ -208,13 +272,20 @@ struct SendCommand: ShareCommand {
         return failures.count == targets.count && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
     }
 
+    /// `SHARE_STALL_TIMEOUT` (seconds): how long a transfer may stand still before it counts as
+    /// stalled, on both sides (tests shorten it; 30 s when sending and 60 s when receiving otherwise).
+    static func stallTimeout(_ environment: [String: String]) -> Duration? {
+        guard let text = environment["SHARE_STALL_TIMEOUT"], let seconds = Double(text), seconds > 0 else { return nil }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
     /// Says that sending to `target` failed: as JSON (and on stderr when it is the only target), or
     /// as `Error: ...`.
-    private func report(failureOf target: String, peer: JSON, outcome: String, message: String, console: Console) {
+    private func report(failureOf target: String, peer: JSON, outcome: String, message: String, console: Console, single: Bool) {
         if json {
             console.line(ReportJSON.sendFailed(to: target, peer: peer, outcome: outcome, error: message).text())
-            if targets.count == 1 { console.error(message) }
-        } else if targets.count == 1 {
+            if single { console.error(message) }
+        } else if single {
             console.error(message)
         } else {
             console.error("sending to \(TerminalText.safe(target)) failed: \(message)")
@@ -253,12 +324,16 @@ struct SendCommand: ShareCommand {
         let count = report.items.count == 1 ? "1 item" : "\(report.items.count) items"
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
         let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
-        let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(report.bytes) / report.seconds)))/s" : ""
+        let moved = report.bytes - min(report.resumedBytes, report.bytes)
+        let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(moved) / report.seconds)))/s" : ""
+        var resumed = report.resumedBytes > 0 ? " (\(ByteCount.format(report.resumedBytes)) were already there)" : ""
+        if report.attempts > 1 { resumed += " after \(report.attempts) connections" }
         let who = OfferSummary.who(name: report.peerName, pinnedName: report.pinnedName, claimsNameOf: nil, trustedBy: nil)
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
-                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate), SHA-256 verified.")
+                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(resumed), "
+                + "SHA-256 verified.")
         for item in report.items {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
             switch item.outcome {

@@ -90,6 +90,8 @@ enum ReportJSON {
             ("skipped", skipped(prepared)),
             ("files", .int(Int64(report.files.count))),
             ("bytes", .int(Int64(report.bytes))),
+            ("resumedBytes", .int(Int64(report.resumedBytes))),
+            ("attempts", .int(Int64(report.attempts))),
             ("seconds", .double(report.seconds)),
             ("waitedSeconds", .double(report.waitedSeconds)),
             ("verifiedFiles", .array(report.files.map(verified))),
@@ -139,6 +141,7 @@ enum ReportJSON {
             ("items", .array(transfer.items.map(ReceivedReport.itemJSON))),
             ("files", .int(Int64(transfer.files.count))),
             ("bytes", .int(Int64(transfer.bytes))),
+            ("resumedBytes", .int(Int64(transfer.resumedBytes))),
             ("seconds", .double(transfer.seconds)),
             ("verifiedFiles", .array(transfer.files.map { file in
                 .object([("path", .string(file.path)), ("bytes", .int(Int64(file.bytes))), ("sha256", .string(file.sha256))])

@@ -20,6 +20,8 @@ struct CommandSpec: Sendable {
     var runnable = true
     /// Extra sections printed after OPTIONS (title, lines).
     var extraSections: [(String, [String])] = []
+    /// Whether it is left out of help, man pages and completions (tools for `make install`).
+    var hidden = false
 
     /// `share help [COMMAND]`, for `share help help`.
     static let help = CommandSpec(
@@ -37,6 +39,9 @@ struct CommandSpec: Sendable {
     func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
     }
+
+    /// The subcommands help, man pages and completions show.
+    var visibleSubcommands: [CommandSpec] { subcommands.filter { !$0.hidden } }
 
     /// The usage line after `share ...`.
     var usageTail: String {

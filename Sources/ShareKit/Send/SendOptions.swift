@@ -30,10 +30,21 @@ public struct SendOptions: Sendable {
     public var rateLimit: UInt64?
     /// Cancels the send from another thread (Ctrl-C): the receiver is told, nothing more is sent.
     public var cancellation: SendCancellation?
+    /// Whether and how long to try again when the connection fails on the way (nil: never).
+    public var retry: RetryPolicy?
+    /// Told before each new attempt (on the sending thread).
+    public var onReconnect: (@Sendable (Reconnection) -> Void)?
+    /// Told when the receiver already holds part of the offer, before the rest is sent.
+    public var onResume: (@Sendable (Resumption) -> Void)?
+    /// Set when the receiver accepts (so a retry knows the receiver took the offer once).
+    var acceptance: AcceptanceFlag?
     /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).
     var localFingerprint: Fingerprint?
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
     package var corruptDigestOfFile: Int?
+    /// Test hook: cut the connection (as a network failure would) once this many content bytes were
+    /// sent on it.
+    package var cutConnectionAfterBytes: UInt64?
 
     /// Creates options.
     public init(deviceName: String, expectedKey: ExpectedKey? = nil) {

@@ -104,14 +104,60 @@ public enum Sender {
         }
     }
 
-    /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread.
+    /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread; with
+    /// ``SendOptions/retry``, a failed connection is followed by new ones (``RetryPolicy``) to the
+    /// addresses `endpoints` gives then (`refresh`, e.g. the peer looked up again, or the same ones),
+    /// each continuing from what the receiver holds.
     public static func sendAsync(
         _ prepared: PreparedSend, toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        refresh: (@Sendable () async -> [Endpoint])? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SendError) -> SendReport {
-        try await BlockingWork.run("share.send") { () throws(SendError) -> SendReport in
-            try send(prepared, toFirstOf: endpoints, identity: identity, options: options, progress: progress)
+        var attempt = 1
+        var addresses = endpoints
+        var firstFailure: ContinuousClock.Instant?
+        var accepted = false
+        var options = options
+        let accepting = AcceptanceFlag()
+        options.acceptance = accepting
+        while true {
+            let current = addresses
+            let attemptOptions = options
+            do {
+                var report = try await BlockingWork.run("share.send") { () throws(SendError) -> SendReport in
+                    try send(prepared, toFirstOf: current, identity: identity, options: attemptOptions, progress: progress)
+                }
+                report.attempts = attempt
+                return report
+            } catch {
+                accepted = accepted || accepting.isSet
+                let failedAt = ContinuousClock.now
+                let start = firstFailure ?? failedAt
+                firstFailure = start
+                guard let policy = options.retry, error.isRetryable(afterAcceptance: accepted),
+                    options.cancellation?.isCancelled != true
+                else { throw error }
+                let remaining = policy.retryFor - (failedAt - start)
+                let delay = policy.delay(beforeAttempt: attempt + 1)
+                guard remaining > delay else { throw error }
+                attempt += 1
+                options.onReconnect?(Reconnection(attempt: attempt, reason: error.description, delay: delay, remaining: remaining))
+                if await pause(delay, cancellation: options.cancellation) { throw .cancelled }
+                if let refresh {
+                    let fresh = await refresh()
+                    if !fresh.isEmpty { addresses = fresh }
+                }
+            }
         }
+    }
+
+    /// Waits `delay`; returns true when the user cancelled meanwhile.
+    private static func pause(_ delay: Duration, cancellation: SendCancellation?) async -> Bool {
+        let end = ContinuousClock.now + delay
+        while ContinuousClock.now < end {
+            if cancellation?.isCancelled == true { return true }
+            try? await Task.sleep(for: min(.milliseconds(100), end - .now))
+        }
+        return cancellation?.isCancelled == true
     }
 }
 
@@ -151,7 +197,8 @@ private struct SendRun {
     /// The longest to wait for the receiver now.
     var receiveTimeout: Duration?
     var currentFile = -1
-    var currentOffset: UInt64 = 0
+    /// Bytes the receiver already held of this offer and that did not have to be sent again.
+    var resumedBytes: UInt64 = 0
 
     init(
         prepared: PreparedSend?, connection: SecureConnection, options: SendOptions, trust: TrustStore,
@@ -179,7 +226,7 @@ private struct SendRun {
             if prepared == nil || (pinned == nil && connection.peerTrustedBy == nil) { flags.insert(.compare) }
         }
         setReceiveTimeout(options.connectTimeout)
-        perform(session.start(Hello(name: options.deviceName, features: [], flags: flags)))
+        perform(session.start(Hello(name: options.deviceName, features: [.resume], flags: flags)))
         negotiationStarted = .now
         while outcome == nil {
             if cancelled() { break }
@@ -338,7 +385,8 @@ private struct SendRun {
             peerName: session.peer?.name ?? "", pinnedName: pinnedName, peerFingerprint: connection.peerFingerprint,
             peerVerification: verification, endpoint: connection.endpoint, items: items, files: files,
             bytes: manifest.totalBytes, seconds: (ContinuousClock.now - streamed).seconds,
-            waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy)
+            waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy,
+            resumedBytes: resumedBytes)
     }
 
     private mutating func perform(_ actions: [SenderSession.Action]) {
@@ -353,11 +401,16 @@ private struct SendRun {
             case .greeted(let hello):
                 setReceiveTimeout(nil)
                 greeted(hello)
-            case .stream:
+            case .stream(let have):
+                options.acceptance?.set()
+                if !have.isEmpty, let prepared {
+                    options.onResume?(
+                        Resumption(heldBytes: have.reduce(0) { $0 + $1.offset }, totalBytes: prepared.manifest.totalBytes))
+                }
                 question?.ticket.withdraw("answered")
                 verification = currentVerification()
                 if verification == .confirmedNow { remember() }
-                stream()
+                stream(have: have)
             case .declined(let decision):
                 question?.ticket.withdraw("\"\(DisplayText.escape(peerName))\" decided: \(decision.code.description)")
                 outcome = .failure(.declined(decision))
@@ -399,11 +452,11 @@ private struct SendRun {
 
     /// Streams every file without waiting for the receiver, checking between writes whether it
     /// sent something (an ERROR) so a failed transfer stops at once.
-    private mutating func stream() {
+    private mutating func stream(have: [HaveRecord]) {
         guard let prepared else { return }
         setReceiveTimeout(options.idleTimeout)
         streamStarted = .now
-        let reader = FileReader(prepared)
+        let reader = FileReader(prepared, have: have)
         reader.start()
         defer { reader.cancel() }
         do throws(TransportError) {
@@ -422,6 +475,11 @@ private struct SendRun {
                     chunk = next
                 }
                 guard try frame(chunk) else { return }
+                if let cut = options.cutConnectionAfterBytes, bytesSent - resumedBytes >= cut {
+                    try connection.flush()
+                    connection.cancel()
+                    throw .closed(endpoint: connection.endpoint)
+                }
                 if connection.pendingOutput == 0 && !pollReceiver() { return }
                 reportProgress(force: false)
             }
@@ -449,14 +507,13 @@ private struct SendRun {
     /// Turns one step of the reader into frames; false when the reader failed (the transfer ends).
     private mutating func frame(_ chunk: FileReader.Chunk) throws(TransportError) -> Bool {
         switch chunk {
-        case .data(let index, let bytes):
-            if index != currentFile {
-                currentFile = index
-                currentOffset = 0
-            }
-            try connection.enqueueData(fileIndex: UInt32(index), offset: currentOffset, bytes: bytes)
-            currentOffset += UInt64(bytes.count)
+        case .data(let index, let offset, let bytes):
+            currentFile = index
+            try connection.enqueueData(fileIndex: UInt32(index), offset: offset, bytes: bytes)
             bytesSent += UInt64(bytes.count)
+        case .resumed(_, let offset):
+            resumedBytes += offset
+            bytesSent += offset
         case .end(let index, var digest):
             if options.corruptDigestOfFile == index { digest[0] ^= 0xFF }
             try connection.enqueue(.fileEnd(fileIndex: UInt32(index), sha256: digest))
@@ -494,7 +551,7 @@ private struct SendRun {
         progress(
             TransferProgress(
                 bytesDone: bytesSent, bytesTotal: prepared.manifest.totalBytes, filesDone: filesSent,
-                filesTotal: prepared.manifest.fileCount, elapsed: now - streamStarted))
+                filesTotal: prepared.manifest.fileCount, elapsed: now - streamStarted, resumedBytes: resumedBytes))
     }
 }
 
