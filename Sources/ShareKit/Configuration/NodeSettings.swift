@@ -90,8 +90,16 @@ public struct NodeSettings: Sendable, Equatable {
                 continue
             }
             if value is NSNull { continue }
-            if checkingName, setting == .name, let name = value as? String, let problem = DeviceName.problem(with: name) {
-                throw .unreadable(path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
+            if setting == .name, let name = value as? String {
+                if checkingName, let problem = DeviceName.problem(with: name) {
+                    throw .unreadable(
+                        path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
+                }
+                // The name is about to be replaced (`share identity set-name`): taken as it is.
+                if !checkingName {
+                    settings.name = name
+                    continue
+                }
             }
             do {
                 try setting.decode(value, into: &settings)
