@@ -262,4 +262,22 @@ import Glibc
         // instant's burst would not).
         #expect(drawn.contains { $0.contains("kB/s") }, "\(drawn)")
     }
+
+    @Test func progressSaysStalledWhenNothingMoves() throws {
+        let dir = TemporaryDirectory("cli-stalled")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeSparseFile(dir.at("big.img"), size: 200_000_000)
+        let (running, port) = try receiver(bob, in: dir.at("inbox"))
+        let command = [ShareBinary.path, "send", dir.at("big.img"), "--to", "127.0.0.1:\(port)", "--limit-rate", "20M"]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let terminal = PseudoTerminalProcess(command: command, environment: alice.environment)
+        #expect(terminal.waitForOutput(containing: "MB/s"))
+        // The receiver stops reading: once the socket buffers are full nothing moves on the sender.
+        kill(running.process.processIdentifier, SIGSTOP)
+        #expect(terminal.waitForOutput(containing: "stalled", timeout: .seconds(20)), "\(terminal.output.suffix(400))")
+        kill(running.process.processIdentifier, SIGCONT)
+        #expect(terminal.wait(timeout: .seconds(60)) == 0)
+        _ = running.wait(timeout: .seconds(30))
+    }
 }
