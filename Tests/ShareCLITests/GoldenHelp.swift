@@ -45,13 +45,15 @@ modification times; a symbolic link inside it is kept only when it points inside
 the folder. The receiver checks every file's SHA-256 before it keeps anything.
 
 PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a
-prefix of a peer's fingerprint, or HOST:PORT. A peer found by name must present
-the key whose fingerprint it advertises, and the name of a peer you verified
-means that peer's key, wherever it is: nothing is sent to another machine that
-took the name. Several --to send the same documents to several peers at once.
-Without --to, on a terminal, share lists the receivers nearby as they appear and
-you choose: up and down move, space chooses several, typing filters by name,
-enter sends, escape cancels.
+prefix of a peer's fingerprint, an address (HOST:PORT, or an IP address alone
+for the default port 47321), or a host of the local network as 'share peers'
+shows it (desk.local, or desk.local:PORT when it runs several receivers). A peer
+found by name must present the key whose fingerprint it advertises, and the name
+of a peer you verified means that peer's key, wherever it is: nothing is sent to
+another machine that took the name. Several --to send the same documents to
+several peers at once. Without --to, on a terminal, share lists the receivers
+nearby as they appear and you choose: up and down move, space chooses several,
+typing filters by name, enter sends, escape cancels.
 
 '-' sends standard input as one file called --name: it is saved to a private
 temporary file first (in $TMPDIR, else /tmp; never filling the disk), so its
@@ -68,6 +70,13 @@ the other, both sides show the same verification code: confirm it here, and each
 side remembers the other as verified. A send without a terminal stays
 unverified, and says so once per receiver.
 
+Named pipes, sockets and devices inside a folder are skipped with a warning.
+--exclude leaves out what matches a pattern, written as in .gitignore and
+matched inside each folder sent: '*.o' and 'node_modules/' at any depth,
+'/build' at the folder's top, 'docs/**/*.tmp'; '!keep.o' sends again what an
+earlier pattern left out. With -L, what links inside the folders point to is
+sent in their place.
+
 A send whose connection fails on the way (the network drops, the receiver
 sleeps, stalls, restarts or runs out of disk space) tries again by itself for
 --retry-for (5 minutes by default; --no-retry to fail at once), and continues
@@ -75,7 +84,7 @@ from what the receiver already holds: each file's part there is checked against
 the file here (SHA-256) and only the rest is sent. Running the same send again
 later also continues, while the receiver keeps the part (24 hours by default).
 
-USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--json]
+USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]
 
 ARGUMENTS:
   [<path> ...]            Files and folders to send; '-' for standard input
@@ -91,6 +100,13 @@ OPTIONS:
   --retry-for <duration>  Keep reconnecting this long after the connection fails
                           (e.g. 90s, 10m; default 5m).
   --no-retry              Fail at once when the connection fails.
+  --exclude <pattern>     Leave out what matches this gitignore-style pattern
+                          inside the folders (e.g. '*.o', 'node_modules/',
+                          '/build'). Repeat for several.
+  -L, --follow-links      Send what symbolic links inside the folders point to,
+                          instead of the links.
+  --limit-rate <rate>     Send at most this many bytes per second (e.g. 500k,
+                          10M, 2MiB), to each peer.
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.

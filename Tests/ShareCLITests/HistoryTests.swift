@@ -60,7 +60,7 @@ import Glibc
         #expect(received.map { $0["direction"] as? String } == ["received", "received"])
         #expect(received.map { $0["outcome"] as? String } == ["completed", "declined"])
         let got = try #require(received[0]["items"] as? [[String: Any]])
-        #expect(got.map { $0["outcome"] as? String } == ["receiveFolder", "receiveFolder"])
+        #expect(got.map { $0["outcome"] as? String } == ["placed", "placed"])
         #expect(got.map { $0["location"] as? String } == [dir.at("in/a.txt"), dir.at("in/Notes.bundle")])
         #expect((received[1]["items"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["notDelivered"])
 

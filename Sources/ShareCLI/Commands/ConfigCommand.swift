@@ -53,10 +53,10 @@ struct ConfigCommand {
 
     /// Changes the settings under their lock, turning failures into CLI errors (an invalid value: 64).
     static func update(
-        _ paths: SharePaths, _ change: (inout NodeSettings) throws(SettingError) -> Void
+        _ paths: SharePaths, checkingName: Bool = true, _ change: (inout NodeSettings) throws(SettingError) -> Void
     ) throws(CLIError) {
         do {
-            try NodeSettings.update(in: paths.configDirectory, change)
+            try NodeSettings.update(in: paths.configDirectory, checkingName: checkingName, change)
         } catch .invalid(let error) {
             throw CLIError(error.description, exitCode: ExitCode.usage)
         } catch {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ShareDNS
 import ShareDiscovery
 import ShareDocuments
 import ShareKit
@@ -46,6 +47,7 @@ struct ReceiveCommand: ShareCommand {
             .flag(
                 "keep-executables",
                 help: "Keep execute bits on files inside received folders (for code between your own machines); files are never executable otherwise."),
+            .value("limit-rate", "rate", help: "Receive at most this many bytes per second (e.g. 500k, 10M, 2MiB), per transfer."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
             .flag(
@@ -60,8 +62,10 @@ struct ReceiveCommand: ShareCommand {
     let json: Bool
     let service: Bool
     let wideArea: WideAreaReceive.Options
+    let rateLimit: UInt64?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
+        rateLimit = try LimitRate.parse(parsed)
         options = try ReceiveSettings.Options(parsed)
         once = parsed.flag("once")
         json = parsed.flag("json")
@@ -87,6 +91,10 @@ struct ReceiveCommand: ShareCommand {
         let settings = try ReceiveSettings.resolve(options, settings: node.settings, paths: context.paths)
         let (name, destination, policy, everyoneFor) = (settings.name, settings.directory, settings.policy, settings.everyoneFor)
         let executableBits = settings.executableBits
+        // Said now rather than at the first transfer; the default folder is created as it is.
+        if let directory = options.directory, let problem = Self.folderProblem(destination, as: directory) {
+            throw CLIError(problem)
+        }
         let publication = try WideAreaReceive.publication(
             wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home, oneLine: service != nil)
@@ -129,6 +137,7 @@ struct ReceiveCommand: ShareCommand {
             if let stall = SendCommand.stallTimeout(console.environment) { configuration.idleTimeout = stall }
             configuration.partialKeep = Self.partialStore(inbox: "", environment: console.environment).keep
             configuration.executableBits = executableBits
+            configuration.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
             configuration.trustAnchors = try teamCAs.anchors()
@@ -144,14 +153,18 @@ struct ReceiveCommand: ShareCommand {
             state.interrupted.withLock { $0 = signal }
             receiver.stop()
         }
+        // Nobody reads what it reports any more (`share receive --json | head -1`): stop as cleanly as
+        // for Ctrl-C, with the exit status of what happened so far.
+        let reader = OutputWatcher { receiver.stop() }
 
         let fingerprint = node.identity.fingerprint
+        let addresses = Self.reachableAddresses(port: receiver.port)
         if json {
             console.line(
                 JSON.object([
                     ("event", .string("listening")), ("name", .string(name)), ("port", .int(Int64(receiver.port))),
                     ("fingerprint", .string(fingerprint.hex)), ("directory", .string(destination)),
-                    ("accept", .string(policy.rawValue)),
+                    ("accept", .string(policy.rawValue)), ("addresses", .array(addresses.map(JSON.string))),
                 ]).text())
         } else if service != nil {
             console.line(
@@ -159,6 +172,7 @@ struct ReceiveCommand: ShareCommand {
                     + "\(DisplayPath.abbreviate(destination, home: context.paths.home)), accepting: \(Self.describe(policy, for: everyoneFor)).")
         } else {
             console.line("Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)).")
+            console.line("Senders that cannot see it nearby can use --to \(addresses.joined(separator: " or "))")
             console.line(
                 "Saving to \(DisplayPath.abbreviate(destination, home: context.paths.home)); accepting: \(Self.describe(policy, for: everyoneFor)). "
                     + "Press Ctrl-C to stop.")
@@ -201,11 +215,21 @@ struct ReceiveCommand: ShareCommand {
         publishing.cancel()
         everyoneTimer.cancel()
         signals.cancel()
+        reader.cancel()
         if let signal = state.interrupted.withLock({ $0 }) {
             state.clearProgress()
             return service != nil && signal == SIGTERM ? ExitCode.success : 128 + signal
         }
         return state.exitCode.withLock { $0 }
+    }
+
+    /// This machine's addresses as a sender types them after --to (`192.168.1.20:47321`,
+    /// `[2001:db8::1]:47321`): the routable ones, else loopback.
+    static func reachableAddresses(port: UInt16) -> [String] {
+        let routable = LocalAddresses.routable().map { entry in
+            entry.bytes.count == 4 ? "\(entry.text):\(port)" : "[\(entry.text)]:\(port)"
+        }
+        return routable.isEmpty ? ["127.0.0.1:\(port)"] : routable
     }
 
     /// System folders nobody should receive into (documents would land among the system's files).
@@ -228,6 +252,34 @@ struct ReceiveCommand: ShareCommand {
         case .trusted: "verified peers only, without asking"
         case .everyone: duration.map { "everyone for \(DurationText.format($0)), then ask" } ?? "everyone"
         }
+    }
+
+    /// Why the `--dir` folder (`given` as the user typed it) cannot receive: it is not a folder, this
+    /// user cannot write in it, or it is missing and so is its parent (only the last folder is
+    /// created, so a typo does not make a tree of folders).
+    static func folderProblem(_ folder: String, as given: String) -> String? {
+        func reason() -> String { String(cString: strerror(errno)) }
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { return "'\(given)' is not a folder; choose a folder with --dir" }
+            guard access(folder, W_OK | X_OK) == 0 else {
+                return "cannot write in the receive folder '\(given)' (\(reason())); fix its permissions or choose another with --dir"
+            }
+            return nil
+        }
+        let parent = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        // The parent as the user would type it: relative when the folder was given relative.
+        var shown = (given as NSString).deletingLastPathComponent
+        if shown.isEmpty { shown = "." }
+        guard stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return "the receive folder '\(given)' does not exist, nor does the folder it would be in ('\(shown)'); "
+                + "share creates only the last one: create them with 'mkdir -p', or choose another with --dir"
+        }
+        guard access(parent, W_OK | X_OK) == 0 else {
+            return "cannot create the receive folder '\(given)': cannot write in '\(shown)' (\(reason())); "
+                + "create it yourself, or choose another with --dir"
+        }
+        return nil
     }
 
     static func absolute(_ path: String) -> String {

@@ -141,7 +141,7 @@ final class ReceiveReporter: Sendable {
                 console.line(
                     JSON.object([
                         ("event", .string("failed")),
-                        ("peer", ReportJSON.peer(name: name ?? "", fingerprint: fingerprint, address: address)),
+                        ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address)),
                         ("error", .string(failure.description)),
                         ("keptBytes", .int(Int64(keptBytes))),
                     ]).text())

@@ -46,8 +46,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// a setting chosen now takes effect once the code uses it.
     public var isApplied: Bool {
         switch self {
-        case .name, .dir, .port, .accept, .everyoneFor, .executeBit: true
-        case .compression, .rateLimit: false
+        case .name, .dir, .port, .accept, .everyoneFor, .executeBit, .rateLimit: true
+        case .compression: false
         }
     }
 

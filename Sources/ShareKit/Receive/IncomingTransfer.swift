@@ -87,6 +87,7 @@ struct IncomingTransfer {
             return
         }
         self.connection = connection
+        connection.rateLimit = configuration.rateLimit.map { RateLimiter(bytesPerSecond: $0) }
         defer {
             writer?.cancel()
             staging?.discard()
@@ -444,18 +445,13 @@ struct IncomingTransfer {
     /// Why this receiver cannot store `manifest` as it is, if it cannot: not enough free space, or
     /// names its folder cannot hold apart.
     private func storageRefusal(_ manifest: Manifest, held: UInt64 = 0) -> Decision? {
-        let needed = (manifest.totalBytes - min(held, manifest.totalBytes)) &+ configuration.freeSpaceMargin
         // Data is staged in the inbox; when the receive folder is on another filesystem, documents
         // placed there are copied once more.
-        let available = min(
-            Self.availableBytes(configuration.inbox),
-            Self.sameFilesystem(configuration.inbox, configuration.destination)
-                ? .max : Self.availableBytes(configuration.destination))
-        if needed > available {
-            return Decision(
-                .insufficientSpace,
-                message: "the offer needs \(ByteCount.format(manifest.totalBytes)) but only "
-                    + "\(ByteCount.format(available)) is free")
+        if let shortfall = FreeSpace.shortfall(
+            for: manifest.totalBytes - min(held, manifest.totalBytes), in: [configuration.inbox, configuration.destination],
+            maximumMargin: configuration.freeSpaceMargin)
+        {
+            return Decision(.insufficientSpace, message: shortfall)
         }
         if let clash = manifest.caseCollisions.first, let probe = try? StagingArea(root: configuration.inbox) {
             defer { probe.discard() }
@@ -488,7 +484,8 @@ struct IncomingTransfer {
             InboxEntry(
                 name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
                 senderName: session.peer?.name ?? "", senderFingerprint: fingerprint.hex, receivedAt: now,
-                declaredType: item.declaredType.isEmpty ? nil : item.declaredType)
+                declaredType: item.declaredType.isEmpty ? nil : item.declaredType,
+                receiveFolder: configuration.destination)
         }
         let entries: [InboxEntry]
         do {
@@ -568,18 +565,5 @@ struct IncomingTransfer {
         guard let connection else { return }
         try? connection.flush()
         connection.closeGracefully(drainFor: .seconds(2))
-    }
-
-    private static func sameFilesystem(_ a: String, _ b: String) -> Bool {
-        var first = stat()
-        var second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return true }
-        return first.st_dev == second.st_dev
-    }
-
-    private static func availableBytes(_ path: String) -> UInt64 {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return .max }
-        return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 }

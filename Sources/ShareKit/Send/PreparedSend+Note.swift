@@ -23,8 +23,10 @@ extension PreparedSend {
         } catch {
             throw .cannotOffer("cannot send this text: \(error)")
         }
+        // The note is item 0: it has no local folder, and no file entry of its own.
         return PreparedSend(
-            manifest: manifest, sources: files?.sources ?? [], itemSources: [""] + (files?.itemSources ?? []),
-            followLinks: files?.followLinks ?? [])
+            manifest: manifest, sources: SourcePaths(manifest: manifest, itemParents: [""] + (files?.sources.itemParents ?? [])),
+            itemSources: [""] + (files?.itemSources ?? []), skipped: files?.skipped ?? [],
+            excludedCount: files?.excludedCount ?? 0, followLinks: files?.followLinks ?? [])
     }
 }

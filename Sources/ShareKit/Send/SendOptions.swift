@@ -26,6 +26,8 @@ public struct SendOptions: Sendable {
     /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
     /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides ``expectedKey``.
     public var trustAnchors: TrustAnchors = .none
+    /// The most bytes per second to send (`--limit-rate`); nil: as fast as the network allows.
+    public var rateLimit: UInt64?
     /// Cancels the send from another thread (Ctrl-C): the receiver is told, nothing more is sent.
     public var cancellation: SendCancellation?
     /// Whether and how long to try again when the connection fails on the way (nil: never).
