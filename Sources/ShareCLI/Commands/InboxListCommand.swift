@@ -26,7 +26,7 @@ struct InboxListCommand: ShareCommand {
         let console = context.console
         let inbox = Inbox(directory: context.paths.inboxDirectory)
         let (entries, problems) = inbox.entries()
-        let store = ReceiveCommand.partialStore(inbox: inbox.directory, environment: console.environment)
+        let store = EnvironmentWaits(console.environment).partialStore(inbox: inbox.directory)
         let partials = store.list()
         if json {
             console.line(

@@ -15,7 +15,7 @@ struct InboxRemoveCommand: ShareCommand {
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        let store = ReceiveCommand.partialStore(inbox: context.paths.inboxDirectory, environment: context.console.environment)
+        let store = EnvironmentWaits(context.console.environment).partialStore(inbox: context.paths.inboxDirectory)
         if id.hasPrefix("r-") || !store.find(id).isEmpty {
             let matches = store.find(id)
             guard matches.count == 1 else {

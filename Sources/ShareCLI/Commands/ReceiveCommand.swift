@@ -98,7 +98,7 @@ struct ReceiveCommand: ShareCommand {
         let publication = try WideAreaReceive.publication(
             wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
         let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home, oneLine: service != nil)
-        let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
+        let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
         // Without a terminal, questions are asked with desktop notifications when the session has them.
         let notifications =
             prompter.canAsk
@@ -134,8 +134,9 @@ struct ReceiveCommand: ShareCommand {
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
             configuration.promptTimeout = prompter.timeout
-            if let stall = SendCommand.stallTimeout(console.environment) { configuration.idleTimeout = stall }
-            configuration.partialKeep = Self.partialStore(inbox: "", environment: console.environment).keep
+            let waits = EnvironmentWaits(console.environment)
+            if let stall = waits.stall { configuration.idleTimeout = stall }
+            configuration.partialKeep = waits.partialKeep
             configuration.executableBits = executableBits
             configuration.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
@@ -287,13 +288,6 @@ struct ReceiveCommand: ShareCommand {
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// How long a question waits for an answer: `SHARE_PROMPT_TIMEOUT` seconds (for tests and
-    /// special setups), else 5 minutes.
-    static func promptTimeout(_ environment: [String: String]) -> Duration {
-        if let text = environment["SHARE_PROMPT_TIMEOUT"], let seconds = Int(text), seconds > 0 { return .seconds(seconds) }
-        return .seconds(300)
-    }
-
     /// Asks the user about an offer (only under `ask`): on the terminal, else with a desktop
     /// notification, else it is declined.
     static func decide(
@@ -355,14 +349,5 @@ struct ReceiveCommand: ShareCommand {
             Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(timeout))")
         case .withdrawn(let reason): Decision(.noAnswer, message: reason)
         }
-    }
-
-    /// The kept transfers of `inbox`: kept `SHARE_PARTIAL_KEEP` seconds when set (tests), else 24 hours.
-    static func partialStore(inbox: String, environment: [String: String]) -> PartialStore {
-        var store = PartialStore(inbox: inbox)
-        if let text = environment["SHARE_PARTIAL_KEEP"], let seconds = Double(text), seconds >= 0 {
-            store.keep = .milliseconds(Int(seconds * 1000))
-        }
-        return store
     }
 }

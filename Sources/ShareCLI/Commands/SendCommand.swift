@@ -171,7 +171,7 @@ struct SendCommand: ShareCommand {
         if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
-        let prompter = Prompter(console: console, timeout: ReceiveCommand.promptTimeout(console.environment))
+        let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
         let attended = console.stdinIsTerminal && console.stderrIsTerminal
         let cancellation = SendCancellation()
         let interrupted = Mutex<Int32?>(nil)
@@ -188,7 +188,7 @@ struct SendCommand: ShareCommand {
                 options.cancellation = cancellation
                 options.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
                 options.retry = retry
-                if let stall = Self.stallTimeout(console.environment) { options.idleTimeout = stall }
+                if let stall = EnvironmentWaits(console.environment).stall { options.idleTimeout = stall }
                 let single = destinations.count == 1
                 let who = single ? "" : "\(TerminalText.safe(destination.label)): "
                 options.onReconnect = { reconnection in
@@ -285,13 +285,6 @@ struct SendCommand: ShareCommand {
         if failures.isEmpty { return ExitCode.success }
         // 69 only when nothing could be done for want of avahi-daemon; any other failure is 1.
         return failures.count == targets.count && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
-    }
-
-    /// `SHARE_STALL_TIMEOUT` (seconds): how long a transfer may stand still before it counts as
-    /// stalled, on both sides (tests shorten it; 30 s when sending and 60 s when receiving otherwise).
-    static func stallTimeout(_ environment: [String: String]) -> Duration? {
-        guard let text = environment["SHARE_STALL_TIMEOUT"], let seconds = Double(text), seconds > 0 else { return nil }
-        return .milliseconds(Int(seconds * 1000))
     }
 
     /// Says that sending to `target` failed: as JSON (and on stderr when it is the only target), or
