@@ -15,10 +15,9 @@ import Glibc
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
         FileTree.writeFile(dir.at("video.bin"), size: 6 << 20, seed: 21)
-        let folder = dir.at("received")
-        let receiver = bob.start(["receive", "--port", "0", "--dir", folder, "--accept", "all", "--json"])
-        let port = try #require(await receiver.listeningPort())
-        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(port))
+        let lab = try await ProxiedReceiver(bob, folder: dir.at("received"))
+        defer { lab.proxy.stop() }
+        let (folder, receiver, proxy) = (lab.folder, lab.receiver, lab.proxy)
         proxy.setRate(3 << 20, .upstream)
 
         let sender = alice.start(["send", dir.at("video.bin"), "--to", proxy.endpoint])

@@ -29,12 +29,9 @@ import Glibc
         let bob = machine("bob", in: dir)
         FileTree.writeFile(dir.at("disk.iso"), size: 24 << 20, seed: 31)
         FileTree.writeFile(dir.at("logs.tar"), size: 12 << 20, seed: 32)
-        let folder = dir.at("received")
-        let receiver = bob.start(["receive", "--port", "0", "--dir", folder, "--accept", "all", "--json"])
-        defer { receiver.forceKill() }
-        let port = try #require(await receiver.listeningPort())
-        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(port))
-        defer { proxy.stop() }
+        let lab = try await ProxiedReceiver(bob, folder: dir.at("received"))
+        defer { lab.stop() }
+        let (folder, receiver, proxy) = (lab.folder, lab.receiver, lab.proxy)
         // The first connection is reset in the middle of the data, the second one too.
         proxy.schedule(connection: 0, upstream: .init(cutAfter: 9 << 20, cutMode: .reset))
         proxy.schedule(connection: 1, upstream: .init(cutAfter: 6 << 20, cutMode: .close))
@@ -75,12 +72,9 @@ import Glibc
         let alice = machine("alice", in: dir)
         let bob = machine("bob", in: dir)
         FileTree.writeFile(dir.at("video.mkv"), size: 16 << 20, seed: 33)
-        let folder = dir.at("received")
-        let receiver = bob.start(["receive", "--port", "0", "--dir", folder, "--accept", "all", "--json"])
-        defer { receiver.forceKill() }
-        let port = try #require(await receiver.listeningPort())
-        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(port))
-        defer { proxy.stop() }
+        let lab = try await ProxiedReceiver(bob, folder: dir.at("received"))
+        defer { lab.stop() }
+        let (folder, proxy) = (lab.folder, lab.proxy)
         proxy.schedule(connection: 0, upstream: .init(cutAfter: 8 << 20, cutMode: .reset))
 
         let first = await alice.run(["send", dir.at("video.mkv"), "--to", proxy.endpoint, "--no-retry"])
@@ -110,12 +104,9 @@ import Glibc
         let bob = machine("bob", in: dir)
         FileTree.makeFolder(dir.at("Photos"))
         for index in 0..<4 { FileTree.writeFile(dir.at("Photos/\(index).raw"), size: 3 << 20, seed: UInt64(40 + index)) }
-        let folder = dir.at("received")
-        let receiver = bob.start(["receive", "--port", "0", "--dir", folder, "--accept", "all", "--json"])
-        defer { receiver.forceKill() }
-        let port = try #require(await receiver.listeningPort())
-        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(port))
-        defer { proxy.stop() }
+        let lab = try await ProxiedReceiver(bob, folder: dir.at("received"))
+        defer { lab.stop() }
+        let (folder, receiver, proxy) = (lab.folder, lab.receiver, lab.proxy)
         proxy.schedule(connection: 0, upstream: .init(bytesPerSecond: 4 << 20))
 
         let sender = alice.start(["send", dir.at("Photos"), "--to", proxy.endpoint])
@@ -138,12 +129,9 @@ import Glibc
         let alice = machine("alice", in: dir)
         let bob = machine("bob", in: dir)
         FileTree.writeFile(dir.at("backup.img"), size: 20 << 20, seed: 34)
-        let folder = dir.at("received")
-        let arguments = ["receive", "--dir", folder, "--accept", "all", "--json"]
-        let first = bob.start(arguments + ["--port", "0"])
-        let port = try #require(await first.listeningPort())
-        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(port))
-        defer { proxy.stop() }
+        let lab = try await ProxiedReceiver(bob, folder: dir.at("received"))
+        defer { lab.stop() }
+        let (folder, first, proxy) = (lab.folder, lab.receiver, lab.proxy)
         proxy.schedule(connection: 0, upstream: .init(bytesPerSecond: 4 << 20))
 
         let sender = alice.start(["send", dir.at("backup.img"), "--to", proxy.endpoint, "--retry-for", "60s"])
@@ -154,7 +142,7 @@ import Glibc
         // While nobody listens, the sender keeps trying; then the receiver is started again.
         try await Task.sleep(for: .seconds(1))
         #expect(sender.process.isRunning, "the sender waits for the receiver: \(sender.stderr)")
-        let second = bob.start(arguments + ["--port", String(port)])
+        let second = lab.restart(bob)
         defer { second.forceKill() }
 
         let sent = await sender.wait(timeout: .seconds(60))
@@ -174,12 +162,9 @@ import Glibc
         // Larger than every buffer on the way (sockets, proxy), so the sender cannot finish writing
         // while the receiver sleeps.
         FileTree.writeFile(dir.at("movie.bin"), size: 48 << 20, seed: 35)
-        let folder = dir.at("received")
-        let receiver = bob.start(["receive", "--port", "0", "--dir", folder, "--accept", "all", "--json"])
-        defer { receiver.forceKill() }
-        let port = try #require(await receiver.listeningPort())
-        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(port))
-        defer { proxy.stop() }
+        let lab = try await ProxiedReceiver(bob, folder: dir.at("received"))
+        defer { lab.stop() }
+        let (folder, receiver, proxy) = (lab.folder, lab.receiver, lab.proxy)
         proxy.schedule(connection: 0, upstream: .init(bytesPerSecond: 8 << 20))
 
         let sender = alice.start(["send", dir.at("movie.bin"), "--to", proxy.endpoint, "--retry-for", "60s"])
