@@ -136,6 +136,28 @@ import Glibc
         #expect(PartialStore(inbox: harness.inbox).list().isEmpty)
     }
 
+    @Test func aSenderThatReconnectsTakesOverAtOnceFromItsSilentOldConnection() async throws {
+        let dir = TemporaryDirectory("resume-takeover")
+        // The receiver would notice the silent old connection only after a minute.
+        let harness = try ReceiverHarness(in: dir, idleTimeout: .seconds(60))
+        defer { harness.stop() }
+        FileTree.writeFile(dir.at("iso.bin"), size: 24_000_000, seed: 13)
+        var sender = try TestSender(in: dir)
+        sender.options.idleTimeout = .seconds(1)
+        sender.options.retry = RetryPolicy(retryFor: .seconds(20), initialDelay: .milliseconds(100), maxDelay: .milliseconds(200))
+        // The first connection goes silent in the middle (a link gone without a reset): the sender
+        // gives up on it after a second and reconnects; the receiver's half stays open.
+        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(harness.receiver.port))
+        defer { proxy.stop() }
+        proxy.schedule(connection: 0, upstream: .init(stallAfter: 8_000_000))
+        let report = try await sender.send([dir.at("iso.bin")], toEndpoint: proxy.endpoint)
+        // Within the 20 s retry window, so the receiver handed the kept part to the new connection
+        // without waiting for its old one to time out.
+        #expect(report.attempts >= 2)
+        #expect(report.resumedBytes > 0, "resumed \(report.resumedBytes)")
+        #expect(FileTree.digest(harness.destination + "/iso.bin") == FileTree.digest(dir.at("iso.bin")))
+    }
+
     @Test func aSendThatNobodyAcceptedIsNotRetried() async throws {
         let dir = TemporaryDirectory("resume-unaccepted")
         FileTree.writeFile(dir.at("a.bin"), size: 1000, seed: 10)
