@@ -182,3 +182,40 @@ import Glibc
         #expect(FileTree.allPaths(folder) == ["movie.bin"])
     }
 }
+
+/// A person decides once (README: Interrupted transfers): the receiver's user, on a terminal, is
+/// not asked again when the same sender reconnects to continue the offer just accepted; a different
+/// offer is asked about as usual.
+extension TrustEndToEndTests {
+    @Test func aContinuedOfferIsNotAskedAboutAgainButADifferentOneIs() async throws {
+        let dir = TemporaryDirectory("trust-resume-ask")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeFile(dir.at("film.mkv"), size: 16 << 20, seed: 36)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try terminalReceiver(bob, dir)
+        let proxy = try FaultProxy(toHost: "127.0.0.1", port: port)
+        defer { proxy.stop() }
+        proxy.schedule(connection: 0, upstream: .init(cutAfter: 6 << 20, cutMode: .reset))
+
+        let sender = alice.start(["send", dir.at("film.mkv"), "--to", proxy.endpoint, "--retry-for", "60s"])
+        #expect(receiver.waitForOutput(containing: "Accept? [y/N]"))
+        receiver.type("y\n")
+        let sent = await sender.wait(timeout: .seconds(60))
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stderr.contains("resuming: "), "\(sent.stderr)")
+        // (The question's line is redrawn as the answer is typed; the offer is described once per question.)
+        #expect(receiver.output.components(separatedBy: "offers 1 item, 17 MB").count == 2, "asked once: \(receiver.output.debugDescription)")
+        #expect(receiver.output.contains("(continued: "), "\(receiver.output.debugDescription)")
+        #expect(FileTree.digest(dir.at("inbox/film.mkv")) == FileTree.digest(dir.at("film.mkv")))
+
+        // Another offer from the same sender is a new question.
+        let mark = receiver.mark
+        let other = alice.start(["send", dir.at("note.txt"), "--to", proxy.endpoint])
+        #expect(receiver.waitForOutput(containing: "Accept? [y/N]", after: mark))
+        receiver.type("n\n")
+        #expect(await other.wait(timeout: .seconds(30)).status == 1)
+        receiver.interrupt()
+        _ = receiver.wait()
+    }
+}
