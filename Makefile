@@ -4,10 +4,10 @@ SHELL := /bin/bash
 
 # Debian packages needed to build, test, demo and benchmark.
 # libldns-dev: wide-area DNS-SD updates (RFC 2136 + TSIG); bind9 (named, tsig-keygen) and bind9-dnsutils
-# (nsupdate): the DNS server of the routed-subnet tests and the bench.
+# (nsupdate): the DNS server of the routed-subnet tests and the bench. libzstd-dev: zstd-compressed DATA.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
-            libldns-dev bind9 bind9-dnsutils
+            libldns-dev bind9 bind9-dnsutils libzstd-dev
 
 # Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
 BENCH_PACKAGES := libglib2.0-bin

@@ -6,12 +6,12 @@
 //
 //   share (executable)  ->  ShareCLI  ->  ShareKit
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
-//                           ShareDocuments, TypeRegistry, ShareArchive
+//                           ShareDocuments, TypeRegistry, ShareArchive, ShareCompression
 //   ShareTransport      ->  ShareTLS, ShareWire
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
-//   ShareUnicode -> CShareICU (look-alike names, UTS #39)
+//   ShareUnicode -> CShareICU (look-alike names, UTS #39), ShareCompression -> CShareZstd (zstd DATA)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
 //   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
@@ -51,6 +51,12 @@ let package = Package(
         ),
         // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups.
         .systemLibrary(name: "CShareResolv"),
+        // Zstandard: per-chunk compression of DATA frames (docs/PROTOCOL.md §8).
+        .systemLibrary(
+            name: "CShareZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         // NLnet Labs' libldns: RFC 2136 updates signed with TSIG, for wide-area DNS-SD publishing.
         .systemLibrary(
             name: "CShareLDNS",
@@ -71,13 +77,14 @@ let package = Package(
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
         .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
+        .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
 
         // Use cases and the command line.
         .target(
             name: "ShareKit",
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
-                "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "CShareLinux",
+                "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "ShareCompression", "CShareLinux",
             ]
         ),
         .target(
@@ -105,6 +112,7 @@ let package = Package(
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),
+        .testTarget(name: "ShareCompressionTests", dependencies: ["ShareCompression", "ShareTestSupport"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
         .testTarget(name: "ShareDNSTests", dependencies: ["ShareDNS", "ShareDNSUpdate"]),
         .testTarget(
