@@ -27,7 +27,8 @@ public enum SampleBytes {
     /// `count` pseudo-random bytes (incompressible), different for each `seed`.
     public static func random(count: Int, seed: UInt64 = 1) -> [UInt8] {
         var random = SeededRandom(seed: seed)
-        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next() >> 24) }
+        var words = (0..<(count + 7) / 8).map { _ in random.next() }
+        return words.withUnsafeMutableBytes { Array($0.prefix(count)) }
     }
 }
 
