@@ -138,10 +138,14 @@ let package = Package(
 if Context.environment["FUZZ"] != nil {
     package.targets.append(
         .target(name: "FuzzSupport", dependencies: ["ShareWire", "ShareDocuments"], path: "Tests/Fuzz/FuzzSupport"))
-    for name in ["FuzzFrameDecoder", "FuzzOffer", "FuzzBundlePaths"] {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzFrameDecoder", ["ShareWire", "ShareDocuments"]), ("FuzzOffer", ["ShareWire", "ShareDocuments"]),
+        ("FuzzBundlePaths", ["ShareWire", "ShareDocuments"]), ("FuzzZstdFrame", ["ShareCompression"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
         package.targets.append(
             .executableTarget(
-                name: name, dependencies: ["FuzzSupport", "ShareWire", "ShareDocuments"], path: "Tests/Fuzz/\(name)",
+                name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Tests/Fuzz/\(name)",
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     }
 }
