@@ -4,7 +4,7 @@
 //
 // Layers (dependencies point down only):
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit
+//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
 //                           ShareDocuments, TypeRegistry, ShareArchive, ShareCompression
 //   ShareTransport      ->  ShareTLS, ShareWire
@@ -14,7 +14,8 @@
 //   ShareUnicode -> CShareICU (look-alike names, UTS #39), ShareCompression -> CShareZstd (zstd DATA)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
-//   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
+//   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd),
+//   ShareNotifications -> CShareDBus (libdbus) (C, system libraries)
 
 import PackageDescription
 
@@ -63,6 +64,16 @@ let package = Package(
             pkgConfig: "ldns",
             providers: [.apt(["libldns-dev"])]
         ),
+        .systemLibrary(
+            name: "CShareDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CShareSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
@@ -78,6 +89,8 @@ let package = Package(
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
         .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
         .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
+        .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
+        .target(name: "ShareNotifications", dependencies: ["CShareDBus"]),
 
         // Use cases and the command line.
         .target(
@@ -91,7 +104,7 @@ let package = Package(
             name: "ShareCLI",
             dependencies: [
                 "ShareKit", "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
-                "ShareDocuments", "TypeRegistry",
+                "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
             ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
@@ -126,7 +139,8 @@ let package = Package(
                 "TypeRegistry", "ShareArchive",
             ]
         ),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),
+        .testTarget(name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"]),
         // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
         .testTarget(name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe"]),
     ]

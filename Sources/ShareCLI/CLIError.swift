@@ -4,10 +4,19 @@ struct CLIError: Error, Sendable, CustomStringConvertible {
     var message: String
     /// The exit code.
     var exitCode: Int32
+    /// A usage error found only when the command ran (it needed the terminal or the settings):
+    /// printed with the usage, exit 64.
+    var usage: UsageError?
 
     init(_ message: String, exitCode: Int32 = ExitCode.failure) {
         self.message = message
         self.exitCode = exitCode
+    }
+
+    /// A usage error, printed as the parser's are.
+    init(usage: UsageError) {
+        self.init(usage.message, exitCode: ExitCode.usage)
+        self.usage = usage
     }
 
     var description: String { message }

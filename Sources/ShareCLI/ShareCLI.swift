@@ -36,7 +36,11 @@ public enum ShareCLI {
             do {
                 return try await command.run(context)
             } catch {
-                console.error(error.message)
+                if let usage = error.usage {
+                    console.err(HelpRenderer.usageError(usage, root: root))
+                } else {
+                    console.error(error.message)
+                }
                 return error.exitCode
             }
         }

@@ -18,10 +18,13 @@ SUBCOMMANDS:
   receive                 Accept documents from nearby machines.
   peers                   List the receivers nearby.
   send                    Send files and folders to a receiver.
+  history                 List past transfers, sent and received.
   trust                   Verify, list, forget and block peers; manage team CAs.
   types                   Register applications and look up document types.
   inbox                   List, retry or remove documents waiting in the inbox.
   identity                Show this machine's device name and fingerprint.
+  config                  Show and change settings: folder, port, policy, ...
+  completion              Print a completion script for bash, zsh or fish.
 
 EXIT CODES:
   0   success
@@ -46,6 +49,13 @@ prefix of a peer's fingerprint, or HOST:PORT. A peer found by name must present
 the key whose fingerprint it advertises, and the name of a peer you verified
 means that peer's key, wherever it is: nothing is sent to another machine that
 took the name. Several --to send the same documents to several peers at once.
+Without --to, on a terminal, share lists the receivers nearby as they appear and
+you choose: up and down move, space chooses several, typing filters by name,
+enter sends, escape cancels.
+
+'-' sends standard input as one file called --name: it is saved to a private
+temporary file first (in $TMPDIR, else /tmp; never filling the disk), so its
+size and SHA-256 are known before it is offered, and deleted afterwards.
 
 Nothing but a greeting is sent before the receiver's key passed these checks.
 When the receiver's user decides on a terminal and one of you has not verified
@@ -53,14 +63,16 @@ the other, both sides show the same verification code: confirm it here, and each
 side remembers the other as verified. A send without a terminal stays
 unverified, and says so once per receiver.
 
-USAGE: share send <path> ... --to <peer> [--to <peer> ...] [--json]
+USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--json]
 
 ARGUMENTS:
-  <path> ...              Files and folders to send.
+  <path> ...              Files and folders to send; '-' for standard input
+                          (with --name).
 
 OPTIONS:
   --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
                           (e.g. 192.168.1.20:47321). Repeat to send to several.
+  --name <name>           The name standard input ('-') gets on the receiver.
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.

@@ -24,8 +24,8 @@ struct ForgedDiscoveryTests {
         return process
     }
 
-    func peers(_ lan: SimulatedLAN, on host: String, as user: LANUser) async throws -> [[String: Any]] {
-        let result = try await lan.runShare(on: host, as: user, ["peers", "--json", "--wait", "3"])
+    func peers(_ lan: SimulatedLAN, on host: String, as user: LANUser, wait: Int = 5) async throws -> [[String: Any]] {
+        let result = try await lan.runShare(on: host, as: user, ["peers", "--json", "--wait", String(wait)])
         return (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [[String: Any]] ?? []
     }
 
@@ -94,7 +94,7 @@ struct ForgedDiscoveryTests {
         let many = try await announce(
             lan, on: "a",
             ["--name", "svc", "--count", "1000", "--port", "47321", "--address", address, "--txt", "v=2", "--txt", "fp=\(Self.fingerprint)"])
-        let listed = try await peers(lan, on: "b", as: bob)
+        let listed = try await peers(lan, on: "b", as: bob, wait: 20)
         many.terminate()  // it says goodbye: the names leave the table a second later
         _ = await many.exitStatus(within: .seconds(10))
         #expect(listed.count == 256, "\(listed.count) services listed")

@@ -83,14 +83,8 @@ struct IdentitySetNameCommand: ShareCommand {
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        let node = try NodeLoader.load(context.paths)
-        var settings = node.settings
-        settings.name = name
-        do {
-            try settings.save(to: context.paths.configDirectory)
-        } catch {
-            throw CLIError(error.description)
-        }
+        _ = try NodeLoader.load(context.paths)
+        try ConfigCommand.update(context.paths) { (settings: inout NodeSettings) throws(SettingError) in settings.name = name }
         context.console.line("Device name set to \"\(TerminalText.safe(name))\".")
         return ExitCode.success
     }

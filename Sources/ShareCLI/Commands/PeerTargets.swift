@@ -48,6 +48,35 @@ enum PeerTargets {
         return results
     }
 
+    /// Resolves `targets` each on its own (``resolveEach(_:node:)``); with none, lets the user
+    /// choose receivers on the terminal (``PeerPicker``). Returns the targets (the chosen
+    /// receivers' names) and where each goes.
+    static func resolveOrPick(
+        _ targets: [String], console: Console, node: LocalNode
+    ) async throws(CLIError) -> (targets: [String], destinations: [Result<Destination, CLIError>]) {
+        guard targets.isEmpty else { return (targets, await resolveEach(targets, node: node)) }
+        try requireTerminal(console)
+        let peers = try await PeerPicker.pick(console: console, node: node)
+        let trust: TrustStore
+        do {
+            trust = try TrustStore.load(from: node.paths.configDirectory)
+        } catch {
+            throw CLIError(error.description)
+        }
+        // The peer chosen, by the name it showed: a name verified with another key is refused as usual.
+        return (peers.map(\.name), peers.map { destination(for: $0.name, among: [$0], trust: trust) })
+    }
+
+    /// Choosing receivers needs a terminal: without one, a missing `--to` is a usage error.
+    static func requireTerminal(_ console: Console) throws(CLIError) {
+        guard console.stdinIsTerminal && console.stderrIsTerminal else {
+            throw CLIError(
+                usage: UsageError(
+                    message: "Missing expected option '--to <peer>' (there is no terminal to choose receivers on)",
+                    commandPath: ["share", "send"]))
+        }
+    }
+
     /// Resolves every target on its own: one unknown target does not stop the others.
     static func resolveEach(_ targets: [String], node: LocalNode) async -> [Result<Destination, CLIError>] {
         let trust: TrustStore

@@ -46,55 +46,50 @@ struct ReceiveCommand: ShareCommand {
                 help: "Keep execute bits on files inside received folders (for code between your own machines); files are never executable otherwise."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
+            .flag(
+                "service",
+                help: "Run as a service (the systemd user unit share-receive.service): readiness to systemd, one log "
+                    + "line per event, settings reloaded on SIGHUP, exit 0 on SIGTERM."),
         ] + WideAreaReceive.Options.specs
     )
 
-    let port: UInt16
-    let name: String?
-    let directory: String?
-    let policy: ReceivePolicy
-    let everyoneFor: Duration?
+    let options: ReceiveSettings.Options
     let once: Bool
     let json: Bool
-    let executableBits: ExecutableBits
+    let service: Bool
     let wideArea: WideAreaReceive.Options
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
-        directory = parsed.value("dir")
-        if let directory, let problem = Self.unsafeFolderProblem(directory) {
-            throw parsed.usageError("Refusing --dir '\(directory)': \(problem)")
-        }
-        name = parsed.value("name")
-        if let name, let problem = DeviceName.problem(with: name) {
-            throw parsed.usageError("Invalid name '\(name)': \(problem)")
-        }
-        let accept = try parsed.choice("accept", ["ask", "trusted", "everyone", "all"]) ?? "ask"
-        policy = accept == "all" ? .everyone : ReceivePolicy(rawValue: accept)!
-        everyoneFor = try parsed.value("everyone-for").map { text throws(UsageError) in
-            guard let duration = DurationText.parse(text) else {
-                throw parsed.usageError("The value '\(text)' is invalid for '--everyone-for'; expected e.g. 90s, 10m or 2h")
-            }
-            return duration
-        }
-        if everyoneFor != nil && policy != .everyone {
-            throw parsed.usageError("--everyone-for needs --accept everyone")
-        }
+        options = try ReceiveSettings.Options(parsed)
         once = parsed.flag("once")
         json = parsed.flag("json")
-        executableBits = parsed.flag("keep-executables") ? .keptInBundles : .removed
+        service = parsed.flag("service")
+        if service && once { throw parsed.usageError("--service and --once cannot be used together") }
         wideArea = try WideAreaReceive.Options(parsed)
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let service = self.service ? ReceiveService(context: context) : nil
+        let context = service?.context ?? context
+        var node = try NodeLoader.load(context.paths)
+        while true {
+            let code = try await receive(context, node: node, service: service)
+            guard let service, service.takeReloadRequest() else { return code }
+            node = service.reloaded(node)
+        }
+    }
+
+    /// Receives with the settings of `node` until stopped (or, for a service, reloaded).
+    private func receive(_ context: CommandContext, node: LocalNode, service: ReceiveService?) async throws(CLIError) -> Int32 {
         let console = context.console
-        let node = try NodeLoader.load(context.paths)
-        let name = node.deviceName(explicit: self.name)
-        let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
+        let settings = try ReceiveSettings.resolve(options, settings: node.settings, paths: context.paths)
+        let (name, destination, policy, everyoneFor) = (settings.name, settings.directory, settings.policy, settings.everyoneFor)
+        let executableBits = settings.executableBits
         let publication = try WideAreaReceive.publication(
             wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
-        let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
+        let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home, oneLine: service != nil)
         let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
+        let history = TransferHistory(paths: context.paths)
         let events = ReceiverEvents(
             canAsk: { prompter.canAsk },
             decide: { [executableBits] offer, ticket in
@@ -102,10 +97,14 @@ struct ReceiveCommand: ShareCommand {
             },
             pair: { request, ticket in Self.pair(request, ticket: ticket, prompter: prompter) },
             progress: { offer, progress in state.progress(offer, progress) },
-            finished: { outcome in state.finished(outcome) })
+            finished: { outcome in
+                state.historyProblem(history.record(outcome, configDirectory: context.paths.configDirectory))
+                state.finished(outcome)
+                service?.finished(outcome)
+            })
         let receiver: Receiver
         do {
-            var configuration = ReceiverConfiguration(port: port, destination: destination, deviceName: name)
+            var configuration = ReceiverConfiguration(port: settings.port, destination: destination, deviceName: name)
             configuration.configDirectory = context.paths.configDirectory
             configuration.policy = policy
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
@@ -122,7 +121,8 @@ struct ReceiveCommand: ShareCommand {
         }
         state.receiver.withLock { $0 = receiver }
         // Before anything is printed: a script that saw the first line may signal at once.
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM] + (service?.signals ?? [])) { signal in
+            if service?.handle(signal, receiver: receiver) == true { return }
             state.interrupted.withLock { $0 = signal }
             receiver.stop()
         }
@@ -135,12 +135,17 @@ struct ReceiveCommand: ShareCommand {
                     ("fingerprint", .string(fingerprint.hex)), ("directory", .string(destination)),
                     ("accept", .string(policy.rawValue)),
                 ]).text())
+        } else if service != nil {
+            console.line(
+                "Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)), saving to "
+                    + "\(DisplayPath.abbreviate(destination, home: context.paths.home)), accepting: \(Self.describe(policy, for: everyoneFor)).")
         } else {
             console.line("Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)).")
             console.line(
                 "Saving to \(DisplayPath.abbreviate(destination, home: context.paths.home)); accepting: \(Self.describe(policy, for: everyoneFor)). "
                     + "Press Ctrl-C to stop.")
         }
+        service?.listening(name: name, port: receiver.port, policy: Self.describe(policy, for: everyoneFor))
         let everyoneTimer = Task { [everyoneFor] in
             guard let everyoneFor else { return }
             try? await Task.sleep(for: everyoneFor)
@@ -180,7 +185,7 @@ struct ReceiveCommand: ShareCommand {
         signals.cancel()
         if let signal = state.interrupted.withLock({ $0 }) {
             state.clearProgress()
-            return 128 + signal
+            return service != nil && signal == SIGTERM ? ExitCode.success : 128 + signal
         }
         return state.exitCode.withLock { $0 }
     }

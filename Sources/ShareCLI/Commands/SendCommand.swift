@@ -27,33 +27,45 @@ struct SendCommand: ShareCommand {
             a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \
             fingerprint it advertises, and the name of a peer you verified means that peer's key, \
             wherever it is: nothing is sent to another machine that took the name. Several --to send \
-            the same documents to several peers at once.
+            the same documents to several peers at once. Without --to, on a terminal, share lists the \
+            receivers nearby as they appear and you choose: up and down move, space chooses several, \
+            typing filters by name, enter sends, escape cancels.
+
+            '-' sends standard input as one file called --name: it is saved to a private temporary \
+            file first (in $TMPDIR, else /tmp; never filling the disk), so its size and SHA-256 are \
+            known before it is offered, and deleted afterwards.
 
             Nothing but a greeting is sent before the receiver's key passed these checks. When the \
             receiver's user decides on a terminal and one of you has not verified the other, both \
             sides show the same verification code: confirm it here, and each side remembers the other \
             as verified. A send without a terminal stays unverified, and says so once per receiver.
             """,
-        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send.", repeating: true)],
+        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true)],
         options: [
             .value(
                 "to", "peer",
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
+            .value("name", "name", help: "The name standard input ('-') gets on the receiver."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--json]"
+        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
+    let input: StandardInput?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         paths = parsed.positionals
         json = parsed.flag("json")
+        input = try StandardInput(parsed)
         let values = parsed.all("to")
-        guard !values.isEmpty else { throw parsed.usageError("Missing expected option '--to <peer>'") }
+        if values.isEmpty && input != nil {
+            throw parsed.usageError(
+                "Missing expected option '--to <peer>' (standard input is what is sent, so receivers cannot be chosen on the terminal)")
+        }
         var targets: [String] = []
         for value in values where !targets.contains(value) {
             if value.trimmingTrailingSpaces().isEmpty { throw parsed.usageError("The value for '--to' is empty") }
@@ -64,10 +76,13 @@ struct SendCommand: ShareCommand {
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
+        if targets.isEmpty { try PeerTargets.requireTerminal(console) }
         let node = try NodeLoader.load(context.paths)
+        let spool = try input?.spool(environment: console.environment)
+        defer { spool?.remove() }
         let prepared: PreparedSend
         do {
-            prepared = try PreparedSend.scan(paths, registry: LocalTypes.senderRegistry(context))
+            prepared = try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, registry: LocalTypes.senderRegistry(context))
         } catch {
             throw CLIError(error.description)
         }
@@ -77,7 +92,7 @@ struct SendCommand: ShareCommand {
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
-        let resolved = await PeerTargets.resolveEach(targets, node: node)
+        let (targets, resolved) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
         if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
@@ -131,6 +146,10 @@ struct SendCommand: ShareCommand {
         }
         board.finish()
         WideAreaTarget.record(destinations, results, node: node)
+        let history = TransferHistory(paths: context.paths)
+        HistoryCommand.warn(
+            history.record(results, to: destinations.map(\.target), manifest: prepared.manifest, configDirectory: node.paths.configDirectory),
+            console)
 
         var failures = 0
         var sent = results.makeIterator()

@@ -119,10 +119,10 @@ enum ArgumentParser {
     private static func unknownSubcommand(_ word: String, in path: [CommandSpec]) -> UsageError {
         let spec = path.last!
         var message = "Unknown subcommand '\(word)'"
-        if let suggestion = EditDistance.suggestion(for: word, among: spec.subcommands.map(\.name)) {
+        if let suggestion = EditDistance.suggestion(for: word, among: spec.visibleSubcommands.map(\.name)) {
             message += ". Did you mean '\(suggestion)'?"
-        } else if !spec.subcommands.isEmpty {
-            message += "; expected one of: \(spec.subcommands.map(\.name).joined(separator: ", "))"
+        } else if !spec.visibleSubcommands.isEmpty {
+            message += "; expected one of: \(spec.visibleSubcommands.map(\.name).joined(separator: ", "))"
         }
         return UsageError(message: message, commandPath: path.map(\.name))
     }

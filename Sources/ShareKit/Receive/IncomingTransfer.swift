@@ -19,6 +19,8 @@ struct IncomingTransfer {
     let control: ConnectionControl
     /// The name this receiver is published under now (it changes after a DNS-SD collision).
     let currentName: @Sendable () -> String
+    /// Ends another connection that holds the partial transfer this one continues (by its area name).
+    let supersede: @Sendable (String) -> Void
     /// The receiver's connection slots, and this connection's place in them.
     let admission: Admission
     let admissionID: Int
@@ -46,12 +48,18 @@ struct IncomingTransfer {
     private var filesReceived = 0
     /// Whether both users compared the code during this transfer.
     private var verifiedNow = false
+    /// Bytes of the offer this receiver already held when the transfer was continued.
+    private var resumedBytes: UInt64 = 0
+    /// The sender's user said the codes differ: nothing of the offer is kept.
+    private var codesRejected = false
 
     init(
         socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
         limiter: PromptLimiter, localFingerprint: Fingerprint, control: ConnectionControl,
-        currentName: @escaping @Sendable () -> String, admission: Admission, admissionID: Int
+        currentName: @escaping @Sendable () -> String, admission: Admission, admissionID: Int,
+        supersede: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.supersede = supersede
         self.localFingerprint = localFingerprint
         self.control = control
         self.socket = socket
@@ -187,14 +195,16 @@ struct IncomingTransfer {
                 watchdog?.cancel()
                 perform(pair(peer))
             case .codeRejectedBySender:
+                codesRejected = true
                 control.currentTicket?.withdraw("the sender's user said the verification codes differ")
             case .mutuallyVerified:
                 remember()
                 verifiedNow = judgement?.pinned == nil
             case .verified:
                 if let pairing { events.finished(.paired(pairing, confirmed: true)) }
-            case .openFile(let index, _):
-                writer?.open(fileIndex: index)
+            case .openFile(let index, let offset):
+                writer?.open(fileIndex: index, offset: offset)
+                bytesReceived += offset
             case .write(_, let chunk):
                 writer?.write(chunk.bytes)
                 bytesReceived += UInt64(chunk.fileByteCount)
@@ -230,8 +240,10 @@ struct IncomingTransfer {
                     events.finished(.received(transfer))
                 }
             case .failed(let failure):
-                writer?.cancel()
-                staging?.discard()
+                writer?.stop()
+                if !codesRejected && Self.keepsPartial(failure) { staging?.keep() } else { staging?.discard() }
+                if staging?.partial != nil { configuration.partials.expire() }
+                staging = nil
                 control.currentTicket?.withdraw("the transfer ended: \(failure)")
                 if let pairing {
                     events.finished(.paired(pairing, confirmed: false))
@@ -278,7 +290,7 @@ struct IncomingTransfer {
                 flags.insert(.compare)
             }
         }
-        return session.answerHello(name: name, features: [], flags: flags)
+        return session.answerHello(name: name, features: [.resume], flags: flags)
     }
 
     /// Pins the sender: both users confirmed the code.
@@ -350,12 +362,30 @@ struct IncomingTransfer {
         if let busy = admission.startTransfer(admissionID, known: judgement.pinned != nil || peerTrustedBy != nil) {
             return session.decided(busy)
         }
-        if case .ask = judgement.verdict, !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint) {
+        // With RESUME, the transfer can be continued later: the partial transfer this offer is (kept
+        // from an earlier connection of the same key, when its user accepted it then).
+        let offerID = OfferIdentity.of(manifest)
+        var resumable: PartialTransfer?
+        if session.features.contains(.resume) {
+            let now = Date()
+            resumable = PartialTransfer(
+                id: PartialStore.areaName(fingerprint: fingerprint, offerID: offerID), senderName: peer.name,
+                senderFingerprint: fingerprint.hex, offerID: Hex.encode(offerID), items: manifest.items.map(\.name),
+                fileCount: manifest.fileCount, totalBytes: manifest.totalBytes, acceptedAt: now, updatedAt: now)
+        }
+        let kept = resumable.flatMap { configuration.partials.kept($0) }
+        if let kept { resumable?.acceptedAt = kept.acceptedAt }
+        // The same documents from the same key, accepted within the keep window, are not asked again
+        // (unless the codes are to be compared now: that needs the person).
+        let askAgain = kept == nil || session.showsCode
+        if case .ask = judgement.verdict, askAgain,
+            !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint)
+        {
             return session.decided(Decision(.busy, message: "too many offers from this sender; try again in a minute"))
         }
-        if let refusal = storageRefusal(manifest) { return session.decided(refusal) }
+        if let refusal = storageRefusal(manifest, held: kept?.heldBytes ?? 0) { return session.decided(refusal) }
         let decision: Decision
-        if case .ask = judgement.verdict {
+        if case .ask = judgement.verdict, askAgain {
             let events = self.events
             guard let answer = ask({ events.decide(offer, $0) }) else { return [] }
             decision = answer
@@ -364,12 +394,22 @@ struct IncomingTransfer {
         }
         if control.isStopping { return session.fail(stoppedError) }
         guard decision.isAccepted else { return session.decided(decision) }
+        var have: [HaveRecord] = []
         do {
+            if let resumable {
+                control.continues(resumable.id)
+                supersede(resumable.id)
+            }
             let staging = try StagingArea(
-                root: configuration.inbox, executableBits: configuration.executableBits, umask: configuration.umask)
+                root: configuration.inbox, resumable: resumable, executableBits: configuration.executableBits,
+                umask: configuration.umask)
             self.staging = staging
             try staging.prepare(manifest)
-            let writer = FileWriter(staging: staging, manifest: manifest)
+            staging.saveMetadata()
+            let held = staging.heldFiles(manifest)
+            have = held.map { HaveRecord(fileIndex: UInt32($0.fileIndex), offset: $0.offset, sha256: $0.digest) }
+            resumedBytes = held.reduce(0) { $0 + $1.offset }
+            let writer = FileWriter(staging: staging, manifest: manifest, held: held)
             writer.start()
             self.writer = writer
         } catch {
@@ -381,13 +421,23 @@ struct IncomingTransfer {
         let verifyPending = session.showsCode && session.senderVerification == nil
         setTimeouts(receive: verifyPending ? configuration.promptTimeout : configuration.idleTimeout)
         dataStarted = .now
-        return session.decided(decision)
+        return session.decided(decision, have: have)
+    }
+
+    /// Whether a transfer that failed this way is kept to be continued: a lost connection, a
+    /// timeout, a stop on either side, a full disk; never a transfer whose data or protocol was
+    /// wrong.
+    static func keepsPartial(_ failure: TransferFailure) -> Bool {
+        switch failure.code {
+        case nil, .cancelled?, .timedOut?, .receiverFailed?, .senderFailed?, .busy?, .internalError?: true
+        default: false
+        }
     }
 
     /// Why this receiver cannot store `manifest` as it is, if it cannot: not enough free space, or
     /// names its folder cannot hold apart.
-    private func storageRefusal(_ manifest: Manifest) -> Decision? {
-        let needed = manifest.totalBytes &+ configuration.freeSpaceMargin
+    private func storageRefusal(_ manifest: Manifest, held: UInt64 = 0) -> Decision? {
+        let needed = (manifest.totalBytes - min(held, manifest.totalBytes)) &+ configuration.freeSpaceMargin
         // Data is staged in the inbox; when the receive folder is on another filesystem, documents
         // placed there are copied once more.
         let available = min(

@@ -33,6 +33,7 @@ public final class Receiver: Sendable {
             throw ReceiveError.inboxUnusable(path: configuration.inbox, reason: error.reason)
         }
         StagingArea.removeAbandoned(in: configuration.inbox)
+        configuration.partials.expire()
         // Staging folders of older versions, and scratch folders of imports across filesystems.
         StagingArea.removeAbandoned(in: configuration.destination)
         var configuration = configuration
@@ -90,7 +91,8 @@ public final class Receiver: Sendable {
                 var transfer = IncomingTransfer(
                     socket: socket, context: context, configuration: configuration, events: events, limiter: limiter,
                     localFingerprint: identity.fingerprint, control: control, currentName: { [self] in name },
-                    admission: admission, admissionID: id)
+                    admission: admission, admissionID: id,
+                    supersede: { [self] key in supersede(key, except: id) })
                 transfer.run()
             }
         }
@@ -99,6 +101,13 @@ public final class Receiver: Sendable {
     /// Why a connection that had made no offer yet was dropped (docs/SECURITY.md, "Admission").
     static let dropReason =
         "the receiver has too many connections waiting to make an offer, and dropped this one to make room; try again"
+
+    /// Ends the other connection continuing the partial transfer `key` (the sender reconnected while
+    /// this side still held its old connection).
+    private func supersede(_ key: String, except id: Int) {
+        let others = active.withLock { active in active.filter { $0.key != id && $0.value.resumeKey == key }.map(\.value) }
+        for control in others { control.drop("the sender reconnected to continue this transfer on a new connection") }
+    }
 
     /// The name senders are told (HELLO): the one this receiver is published under now.
     public var name: String { publishedName.withLock { $0 } }
@@ -122,6 +131,12 @@ public final class Receiver: Sendable {
         for control in active.withLock({ Array($0.values) }) { control.stop() }
     }
 
+    /// Stops accepting new connections; the transfers in progress go on (``waitForTransfers()``
+    /// waits for them), so a receiver can be replaced by one with other settings.
+    public func stopAccepting() {
+        listener.stop()
+    }
+
     /// Waits until every transfer thread has ended (after ``stop()``).
     public func waitForTransfers() {
         finishedAll.wait()
@@ -135,8 +150,8 @@ final class ConnectionControl: Sendable {
     let imports = ImportCancellation()
     /// Signalled when the receiver stops: the connection's thread waits on it with the socket.
     let wake = WakeSignal()
-    private let state = Mutex<(stopping: Bool, established: Bool, ticket: PromptTicket?, dropped: String?)>(
-        (false, false, nil, nil))
+    private let state = Mutex<(stopping: Bool, established: Bool, ticket: PromptTicket?, dropped: String?, resumeKey: String?)>(
+        (false, false, nil, nil, nil))
 
     init(socket: TCPSocket) { self.socket = socket }
 
@@ -163,6 +178,14 @@ final class ConnectionControl: Sendable {
         }
         wake.signal()
         if !established { socket.shutdown() }
+    }
+
+    /// The partial transfer this connection continues (its area name), once its offer was accepted.
+    var resumeKey: String? { state.withLock { $0.resumeKey } }
+
+    /// Records the partial transfer this connection continues.
+    func continues(_ key: String) {
+        state.withLock { $0.resumeKey = key }
     }
 
     /// Why the connection was dropped, if it was (``drop(_:)``).

@@ -55,6 +55,13 @@ public struct ReceiverConfiguration: Sendable {
     public var maxConnectionsPerAddress = 4
     /// Where the trust store is (the config folder); nil: nobody is verified and nothing is remembered.
     public var configDirectory: String?
+    /// How long a transfer that did not complete is kept for its sender to continue (docs/PROTOCOL.md
+    /// §7), after data last arrived.
+    public var partialKeep: Duration = PartialStore.defaultKeep
+    /// The share of the inbox filesystem's free space kept transfers may hold together.
+    public var partialShare: Double = PartialStore.defaultShare
+    /// The kept transfers of ``inbox``, with ``partialKeep`` and ``partialShare``.
+    public var partials: PartialStore { PartialStore(inbox: inbox, keep: partialKeep, share: partialShare) }
     /// Whom to accept from.
     public var policy: ReceivePolicy = .ask
     /// Whether received files keep execute bits (only inside bundles, when asked for).

@@ -70,7 +70,10 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
                 + "was reinstalled. Nothing was sent, and your trust in \"\(DisplayText.escape(name))\" is untouched. If it was "
                 + "reinstalled, run 'share trust remove \(fingerprint.prefix(16))' and verify it again"
         case .declined(let decision) where decision.code == .busy:
-            decision.message.isEmpty ? "the receiver is busy; try again later" : DisplayText.escape(decision.message)
+            decision.message.isEmpty
+                ? "the receiver is busy; try again later"
+                : decision.message.hasPrefix("the receiver")
+                    ? DisplayText.escape(decision.message) : "the receiver is busy: " + DisplayText.escape(decision.message)
         case .declined(let decision):
             "the receiver declined the offer: "
                 + (decision.message.isEmpty ? decision.code.description : DisplayText.escape(decision.message))

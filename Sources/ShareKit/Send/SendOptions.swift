@@ -32,6 +32,9 @@ public struct SendOptions: Sendable {
     var localFingerprint: Fingerprint?
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
     package var corruptDigestOfFile: Int?
+    /// Test hook: cut the connection (as a network failure would) once this many content bytes were
+    /// sent on it.
+    package var cutConnectionAfterBytes: UInt64?
 
     /// Creates options.
     public init(deviceName: String, expectedKey: ExpectedKey? = nil) {

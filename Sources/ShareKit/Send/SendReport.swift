@@ -52,4 +52,8 @@ public struct SendReport: Sendable {
     /// The team CA that vouched for the receiver, when one the user added issued its certificate
     /// (``SendOptions/trustAnchors``). Its identity is still ``peerFingerprint``.
     public var peerTrustedBy: CAInfo? = nil
+    /// Bytes the receiver already held from an earlier attempt, and that were not sent again.
+    public var resumedBytes: UInt64 = 0
+    /// Connections it took (1 when nothing failed on the way).
+    public var attempts = 1
 }

@@ -150,7 +150,8 @@ private struct SendRun {
     /// The longest to wait for the receiver now.
     var receiveTimeout: Duration?
     var currentFile = -1
-    var currentOffset: UInt64 = 0
+    /// Bytes the receiver already held of this offer and that did not have to be sent again.
+    var resumedBytes: UInt64 = 0
 
     init(
         prepared: PreparedSend?, connection: SecureConnection, options: SendOptions, trust: TrustStore,
@@ -178,7 +179,7 @@ private struct SendRun {
             if prepared == nil || (pinned == nil && connection.peerTrustedBy == nil) { flags.insert(.compare) }
         }
         setReceiveTimeout(options.connectTimeout)
-        perform(session.start(Hello(name: options.deviceName, features: [], flags: flags)))
+        perform(session.start(Hello(name: options.deviceName, features: [.resume], flags: flags)))
         negotiationStarted = .now
         while outcome == nil {
             if cancelled() { break }
@@ -337,7 +338,8 @@ private struct SendRun {
             peerName: session.peer?.name ?? "", pinnedName: pinnedName, peerFingerprint: connection.peerFingerprint,
             peerVerification: verification, endpoint: connection.endpoint, items: items, files: files,
             bytes: manifest.totalBytes, seconds: (ContinuousClock.now - streamed).seconds,
-            waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy)
+            waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy,
+            resumedBytes: resumedBytes)
     }
 
     private mutating func perform(_ actions: [SenderSession.Action]) {
@@ -352,11 +354,11 @@ private struct SendRun {
             case .greeted(let hello):
                 setReceiveTimeout(nil)
                 greeted(hello)
-            case .stream:
+            case .stream(let have):
                 question?.ticket.withdraw("answered")
                 verification = currentVerification()
                 if verification == .confirmedNow { remember() }
-                stream()
+                stream(have: have)
             case .declined(let decision):
                 question?.ticket.withdraw("\"\(DisplayText.escape(peerName))\" decided: \(decision.code.description)")
                 outcome = .failure(.declined(decision))
@@ -398,11 +400,11 @@ private struct SendRun {
 
     /// Streams every file without waiting for the receiver, checking between writes whether it
     /// sent something (an ERROR) so a failed transfer stops at once.
-    private mutating func stream() {
+    private mutating func stream(have: [HaveRecord]) {
         guard let prepared else { return }
         setReceiveTimeout(options.idleTimeout)
         streamStarted = .now
-        let reader = FileReader(prepared)
+        let reader = FileReader(prepared, have: have)
         reader.start()
         defer { reader.cancel() }
         do throws(TransportError) {
@@ -421,6 +423,11 @@ private struct SendRun {
                     chunk = next
                 }
                 guard try frame(chunk) else { return }
+                if let cut = options.cutConnectionAfterBytes, bytesSent - resumedBytes >= cut {
+                    try connection.flush()
+                    connection.cancel()
+                    throw .closed(endpoint: connection.endpoint)
+                }
                 if connection.pendingOutput == 0 && !pollReceiver() { return }
                 reportProgress(force: false)
             }
@@ -448,14 +455,13 @@ private struct SendRun {
     /// Turns one step of the reader into frames; false when the reader failed (the transfer ends).
     private mutating func frame(_ chunk: FileReader.Chunk) throws(TransportError) -> Bool {
         switch chunk {
-        case .data(let index, let bytes):
-            if index != currentFile {
-                currentFile = index
-                currentOffset = 0
-            }
-            try connection.enqueueData(fileIndex: UInt32(index), offset: currentOffset, bytes: bytes)
-            currentOffset += UInt64(bytes.count)
+        case .data(let index, let offset, let bytes):
+            currentFile = index
+            try connection.enqueueData(fileIndex: UInt32(index), offset: offset, bytes: bytes)
             bytesSent += UInt64(bytes.count)
+        case .resumed(_, let offset):
+            resumedBytes += offset
+            bytesSent += offset
         case .end(let index, var digest):
             if options.corruptDigestOfFile == index { digest[0] ^= 0xFF }
             try connection.enqueue(.fileEnd(fileIndex: UInt32(index), sha256: digest))
@@ -493,7 +499,7 @@ private struct SendRun {
         progress(
             TransferProgress(
                 bytesDone: bytesSent, bytesTotal: prepared.manifest.totalBytes, filesDone: filesSent,
-                filesTotal: prepared.manifest.fileCount, elapsed: now - streamStarted))
+                filesTotal: prepared.manifest.fileCount, elapsed: now - streamStarted, resumedBytes: resumedBytes))
     }
 }
 
