@@ -63,7 +63,13 @@ the other, both sides show the same verification code: confirm it here, and each
 side remembers the other as verified. A send without a terminal stays
 unverified, and says so once per receiver.
 
-USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--json]
+Files are compressed with zstd on the way where that pays (never images, audio,
+video or archives, which are compressed already; otherwise only what a sample
+shows to compress), at a level that follows how fast the link takes the data;
+the receiver checks the SHA-256 of the original bytes. --no-compress, or 'share
+config set compression off', sends every byte as it is.
+
+USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]
 
 ARGUMENTS:
   <path> ...              Files and folders to send; '-' for standard input
@@ -73,6 +79,8 @@ OPTIONS:
   --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
                           (e.g. 192.168.1.20:47321). Repeat to send to several.
   --name <name>           The name standard input ('-') gets on the receiver.
+  --no-compress           Send every byte as it is: no zstd, whatever the
+                          setting 'compression' says.
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.

@@ -39,7 +39,7 @@ import Testing
                 ["send", "a.txt"],
                 """
                 Error: Missing expected option '--to <peer>' (there is no terminal to choose receivers on)
-                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--json]
+                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -48,7 +48,7 @@ import Testing
                 ["send", "--to", "10.0.0.1:47321"],
                 """
                 Error: Missing expected argument '<path> ...'
-                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--json]
+                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -57,7 +57,7 @@ import Testing
                 ["send", "a.txt", "--tou", "10.0.0.1:47321"],
                 """
                 Error: Unknown option '--tou'. Did you mean '--to'?
-                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--json]
+                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -66,7 +66,7 @@ import Testing
                 ["send", "a.txt", "--to"],
                 """
                 Error: Missing value for '--to <peer>'
-                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--json]
+                Usage: share send <path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """

@@ -8,18 +8,11 @@ import Testing
     static let text = SampleBytes.text(count: 100_000)
     static let frame = ZstdCompressor().compress(text, level: 3)!
 
-    /// A frame built by hand (RFC 8878 §3.1.1): no content size, window of 2^windowLog bytes, then
-    /// `blocks`, each a 3-byte block header and its content.
     static func handMadeFrame(windowLog: Int = 17, blocks: [[UInt8]]) -> [UInt8] {
-        let windowDescriptor = UInt8((windowLog - 10) << 3)
-        return [0x28, 0xB5, 0x2F, 0xFD, 0x00, windowDescriptor] + blocks.joined()
+        HandMadeZstd.frame(windowLog: windowLog, blocks: blocks)
     }
 
-    /// An RLE block: `count` copies of one byte from 4 bytes of input.
-    static func rleBlock(count: Int, last: Bool) -> [UInt8] {
-        let header = UInt32(count) << 3 | 1 << 1 | (last ? 1 : 0)
-        return [UInt8(header & 0xFF), UInt8(header >> 8 & 0xFF), UInt8(header >> 16 & 0xFF), 0x41]
-    }
+    static func rleBlock(count: Int, last: Bool) -> [UInt8] { HandMadeZstd.rleBlock(count: count, last: last) }
 
     static func refusal(_ frame: [UInt8], expectedLength: Int) -> ZstdFrameError? {
         do {
@@ -59,9 +52,8 @@ import Testing
     }
 
     @Test func aBombWithoutADeclaredSizeStopsAtTheAnnouncedLength() {
-        // 2,048 RLE blocks of 128 KiB: 8 KiB that would expand to 256 MiB.
-        let blocks = (0..<2048).map { Self.rleBlock(count: 128 << 10, last: $0 == 2047) }
-        let bomb = Self.handMadeFrame(blocks: blocks)
+        // 8 KiB that would expand to 256 MiB.
+        let bomb = HandMadeZstd.bomb
         #expect(bomb.count < 9_000)
         #expect(Self.refusal(bomb, expectedLength: 1 << 20) == .longerThanExpected(expected: 1 << 20))
     }

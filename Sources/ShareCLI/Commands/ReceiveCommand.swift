@@ -111,6 +111,7 @@ struct ReceiveCommand: ShareCommand {
             configuration.fallbackPolicy = .ask
             configuration.promptTimeout = prompter.timeout
             configuration.executableBits = executableBits
+            configuration.decodesZstd = settings.compression
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
             configuration.trustAnchors = try teamCAs.anchors()

@@ -39,6 +39,12 @@ struct SendCommand: ShareCommand {
             receiver's user decides on a terminal and one of you has not verified the other, both \
             sides show the same verification code: confirm it here, and each side remembers the other \
             as verified. A send without a terminal stays unverified, and says so once per receiver.
+
+            Files are compressed with zstd on the way where that pays (never images, audio, video \
+            or archives, which are compressed already; otherwise only what a sample shows to \
+            compress), at a level that follows how fast the link takes the data; the receiver checks \
+            the SHA-256 of the original bytes. --no-compress, or 'share config set compression off', \
+            sends every byte as it is.
             """,
         arguments: [ArgumentSpec(name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true)],
         options: [
@@ -47,19 +53,22 @@ struct SendCommand: ShareCommand {
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
             .value("name", "name", help: "The name standard input ('-') gets on the receiver."),
+            .flag("no-compress", help: "Send every byte as it is: no zstd, whatever the setting 'compression' says."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--json]"
+        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
+    let noCompress: Bool
     let input: StandardInput?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         paths = parsed.positionals
         json = parsed.flag("json")
+        noCompress = parsed.flag("no-compress")
         input = try StandardInput(parsed)
         let values = parsed.all("to")
         if values.isEmpty && input != nil {
@@ -81,8 +90,9 @@ struct SendCommand: ShareCommand {
         let spool = try input?.spool(environment: console.environment)
         defer { spool?.remove() }
         let prepared: PreparedSend
+        let registry = LocalTypes.senderRegistry(context)
         do {
-            prepared = try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, registry: LocalTypes.senderRegistry(context))
+            prepared = try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, registry: registry)
         } catch {
             throw CLIError(error.description)
         }
@@ -111,6 +121,8 @@ struct SendCommand: ShareCommand {
                 options.configDirectory = node.paths.configDirectory
                 options.trustAnchors = anchors
                 options.cancellation = cancellation
+                options.compression = noCompress || node.settings.compression == false ? .off : CompressionSettings()
+                options.compressedTypes = CompressedTypes(registry: registry)
                 if attended {
                     let single = destinations.count == 1
                     options.interaction = SendInteraction(
@@ -216,11 +228,14 @@ struct SendCommand: ShareCommand {
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
         let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
         let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(report.bytes) / report.seconds)))/s" : ""
+        let compressed = report.compression.flatMap { statistics in
+            statistics.compressedChunks == 0 ? nil : ", \(ByteCount.format(statistics.payloadBytes)) on the wire (zstd)"
+        } ?? ""
         let who = OfferSummary.who(name: report.peerName, pinnedName: report.pinnedName, claimsNameOf: nil, trustedBy: nil)
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
-                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate), SHA-256 verified.")
+                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed), SHA-256 verified.")
         for item in report.items {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
             switch item.outcome {

@@ -59,6 +59,8 @@ enum ReportJSON {
             ("bytes", .int(Int64(report.bytes))),
             ("seconds", .double(report.seconds)),
             ("waitedSeconds", .double(report.waitedSeconds)),
+            // DATA payload bytes (after zstd); the same as "bytes" less what was resumed when nothing was compressed.
+            ("payloadBytes", report.compression.map { JSON.int(Int64($0.payloadBytes)) } ?? .null),
             ("verified", .array(report.files.map(verified))),
         ])
     }

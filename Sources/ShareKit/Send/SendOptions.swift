@@ -26,6 +26,12 @@ public struct SendOptions: Sendable {
     /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
     /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides ``expectedKey``.
     public var trustAnchors: TrustAnchors = .none
+    /// How DATA is compressed (docs/PROTOCOL.md §8); ``CompressionSettings/off`` (`--no-compress`)
+    /// offers no ZSTD and sends every byte raw.
+    public var compression = CompressionSettings()
+    /// Which files are already compressed as far as the sender's type registry knows: no zstd is
+    /// tried on them (nil: every file is sampled).
+    public var compressedTypes: CompressedTypes?
     /// Cancels the send from another thread (Ctrl-C): the receiver is told, nothing more is sent.
     public var cancellation: SendCancellation?
     /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).
