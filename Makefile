@@ -4,7 +4,8 @@ SHELL := /bin/bash
 
 # Debian packages needed to build, test, demo and benchmark.
 # libldns-dev: wide-area DNS-SD updates (RFC 2136 + TSIG); bind9 (named, tsig-keygen) and bind9-dnsutils
-# (nsupdate): the DNS server of the routed-subnet tests and the bench. libzstd-dev: zstd-compressed DATA.
+# (nsupdate): the DNS server of the routed-subnet tests and the bench. iproute2: ip (the simulated hosts) and
+# tc (their link rates in the fault lab). libzstd-dev: zstd-compressed DATA.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
             libldns-dev bind9 bind9-dnsutils libzstd-dev \

@@ -132,6 +132,8 @@ let package = Package(
             name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),
         // Runs inside simulated LAN hosts (Tests/Hosts/lan.sh) for the multi-host discovery tests.
         .executableTarget(name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
+        // The fault lab's TCP proxy as a process (Tests/Hosts/README.md), for tests across simulated hosts.
+        .executableTarget(name: "ShareFaultProxy", dependencies: ["ShareTestSupport"], path: "Tests/Hosts/ShareFaultProxy"),
         .testTarget(
             name: "ShareKitTests",
             dependencies: [
@@ -142,7 +144,8 @@ let package = Package(
         .testTarget(name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"]),
         // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
-        .testTarget(name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe"]),
+        .testTarget(
+            name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe", "ShareFaultProxy"]),
     ]
 )
 

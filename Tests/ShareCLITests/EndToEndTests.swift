@@ -255,24 +255,3 @@ import Glibc
         #expect(human.stdout.hasPrefix("Name:         alice\nFingerprint:  "))
     }
 }
-
-/// Polls `condition` for up to `timeout`.
-func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
-
-/// Bytes written so far under an inbox's staging area.
-func stagedBytes(in inbox: String) -> Int {
-    let staging = inbox + "/.share-staging"
-    var total = 0
-    for path in FileTree.allPaths(staging) {
-        var info = stat()
-        if stat(staging + "/" + path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_blocks) * 512 }
-    }
-    return total
-}

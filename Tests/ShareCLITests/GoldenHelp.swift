@@ -63,13 +63,20 @@ the other, both sides show the same verification code: confirm it here, and each
 side remembers the other as verified. A send without a terminal stays
 unverified, and says so once per receiver.
 
+A send whose connection fails on the way (the network drops, the receiver
+sleeps, stalls, restarts or runs out of disk space) tries again by itself for
+--retry-for (5 minutes by default; --no-retry to fail at once), and continues
+from what the receiver already holds: each file's part there is checked against
+the file here (SHA-256) and only the rest is sent. Running the same send again
+later also continues, while the receiver keeps the part (24 hours by default).
+
 Files are compressed with zstd on the way where that pays (never images, audio,
 video or archives, which are compressed already; otherwise only what a sample
 shows to compress), at a level that follows how fast the link takes the data;
 the receiver checks the SHA-256 of the original bytes. --no-compress, or 'share
 config set compression off', sends every byte as it is.
 
-USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]
+USAGE: share send <path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--no-compress] [--json]
 
 ARGUMENTS:
   <path> ...              Files and folders to send; '-' for standard input
@@ -79,6 +86,9 @@ OPTIONS:
   --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
                           (e.g. 192.168.1.20:47321). Repeat to send to several.
   --name <name>           The name standard input ('-') gets on the receiver.
+  --retry-for <duration>  Keep reconnecting this long after the connection fails
+                          (e.g. 90s, 10m; default 5m).
+  --no-retry              Fail at once when the connection fails.
   --no-compress           Send every byte as it is: no zstd, whatever the
                           setting 'compression' says.
   --json                  Print the result as JSON, one object per peer and

@@ -138,6 +138,6 @@ import Testing
             usage.stderr
                 == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [<options>]\n  See 'share inbox import --help' for more information.\n"
         )
-        #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
+        #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"partial\": [],\n  \"problems\": []\n}\n")
     }
 }

@@ -69,7 +69,7 @@ import Glibc
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "Error: \(message)\nUsage: share send <path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]\n"))
+                "Error: \(message)\nUsage: share send <path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--no-compress] [--json]\n"))
     }
 
     @Test(.enabled(if: SimulatedLAN.isRequired || getuid() == 0))

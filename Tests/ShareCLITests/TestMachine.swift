@@ -116,13 +116,3 @@ extension TestMachine {
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 }
-
-/// Polls `condition` for up to `timeout` without holding a thread of the cooperative pool.
-func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

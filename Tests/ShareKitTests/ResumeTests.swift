@@ -4,6 +4,7 @@ import ShareKit
 import ShareTLS
 import ShareTestSupport
 import ShareTransport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -70,6 +71,61 @@ import Glibc
             #expect(hexDigest(of: harness.destination + "/" + path) == hexDigest(of: dir.at(path)), "\(path)")
         }
         #expect(partials(harness).isEmpty, "the completed transfer is no longer kept")
+    }
+
+    @Test func aSendWhoseConnectionKeepsFailingReconnectsByItselfAndContinues() async throws {
+        let dir = TemporaryDirectory("resume-retry")
+        let harness = try ReceiverHarness(in: dir)
+        FileTree.writeFile(dir.at("iso.bin"), size: 40_000_000, seed: 8)
+        var sender = try TestSender(in: dir)
+        // Every connection is cut after 12 MB of new data: four connections carry the file, or five
+        // when what was in flight at a cut had not reached the receiver's disk.
+        sender.options.cutConnectionAfterBytes = 12_000_000
+        sender.options.retry = RetryPolicy(retryFor: .seconds(60), initialDelay: .milliseconds(100), maxDelay: .milliseconds(200))
+        let reconnections = Mutex<[Reconnection]>([])
+        let resumptions = Mutex<[Resumption]>([])
+        sender.options.onReconnect = { reconnection in reconnections.withLock { $0.append(reconnection) } }
+        sender.options.onResume = { resumption in resumptions.withLock { $0.append(resumption) } }
+        let report = try await sender.send([dir.at("iso.bin")], to: harness)
+        #expect((4...5).contains(report.attempts), "\(report.attempts) attempts")
+        #expect(report.resumedBytes >= 20_000_000, "resumed \(report.resumedBytes)")
+        #expect(reconnections.withLock { $0.map(\.attempt) } == Array(2...max(2, report.attempts)))
+        #expect(resumptions.withLock { $0.count } == report.attempts - 1)
+        #expect(resumptions.withLock { $0.allSatisfy { $0.totalBytes == 40_000_000 && $0.heldBytes > 0 } })
+        #expect(hexDigest(of: harness.destination + "/iso.bin") == hexDigest(of: dir.at("iso.bin")))
+
+        // Without a retry policy the first cut ends the send, and what arrived is kept.
+        var once = try TestSender(in: dir)
+        once.options.cutConnectionAfterBytes = 12_000_000
+        FileTree.writeFile(dir.at("other.bin"), size: 30_000_000, seed: 9)
+        do {
+            _ = try await once.send([dir.at("other.bin")], to: harness)
+            Issue.record("the cut connection did not fail the send")
+        } catch {
+            #expect(error.isRetryable(afterAcceptance: true))
+            #expect(!error.isRetryable(afterAcceptance: false))
+        }
+    }
+
+    @Test func aSendThatNobodyAcceptedIsNotRetried() async throws {
+        let dir = TemporaryDirectory("resume-unaccepted")
+        FileTree.writeFile(dir.at("a.bin"), size: 1000, seed: 10)
+        var sender = try TestSender(in: dir)
+        sender.options.retry = RetryPolicy(retryFor: .seconds(60), initialDelay: .milliseconds(100), maxDelay: .milliseconds(200))
+        let reconnections = Mutex(0)
+        sender.options.onReconnect = { _ in reconnections.withLock { $0 += 1 } }
+        // Nobody listens on this port: the send says so at once instead of trying for a minute.
+        let closed = Endpoint(host: "127.0.0.1", port: try freePort())
+        let prepared = try PreparedSend.scan([dir.at("a.bin")])
+        do {
+            _ = try await Sender.sendAsync(
+                prepared, toFirstOf: [closed],
+                identity: sender.identity, options: sender.options)
+            Issue.record("a send to nobody succeeded")
+        } catch {
+            #expect(error.outcome == "unreachable", "\(error)")
+        }
+        #expect(reconnections.withLock { $0 } == 0)
     }
 
     @Test func aFileThatChangedUnderTheSameSizeAndTimeStartsOver() async throws {

@@ -127,4 +127,13 @@ public final class HostProcess: @unchecked Sendable {
     public func terminate() {
         child.terminate()
     }
+
+    /// Stops the process with SIGSTOP, as a sleeping laptop stops, and waits until it is stopped.
+    public func suspend() throws { try ProcessControl.suspend(pid) }
+
+    /// Continues it after ``suspend()`` (SIGCONT).
+    public func resume() throws { try ProcessControl.resume(pid) }
+
+    /// Kills it at once (SIGKILL, like `kill -9`); ``exitStatus(within:)`` then says 137.
+    public func forceKill() { child.signal(SIGKILL) }
 }

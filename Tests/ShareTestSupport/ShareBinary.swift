@@ -158,6 +158,15 @@ public final class RunningShare: @unchecked Sendable {
     /// Sends a signal.
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Stops the process with SIGSTOP, as a sleeping laptop stops, and waits until it is stopped.
+    public func suspend() throws { try ProcessControl.suspend(process.processIdentifier) }
+
+    /// Continues it after ``suspend()`` (SIGCONT).
+    public func resume() throws { try ProcessControl.resume(process.processIdentifier) }
+
+    /// Kills it at once (SIGKILL, like `kill -9`).
+    public func forceKill() { if process.isRunning { ProcessControl.forceKill(process.processIdentifier) } }
+
     /// Waits for exit (killing it after `timeout`) and returns the collected result.
     public func wait(timeout: Duration = .seconds(120)) -> ShareBinary.Result {
         let deadline = ContinuousClock.now + timeout

@@ -118,6 +118,27 @@ enum PeerTargets {
         }
     }
 
+    /// Where `destination` is now, for a new attempt after its connection failed: a peer found by
+    /// name is looked up again by its key (it may have a new address); HOST:PORT stays as it is
+    /// (empty: keep the addresses).
+    static func refreshEndpoints(_ destination: Destination, node: LocalNode) async -> [Endpoint] {
+        guard !destination.isAddress, let key = destination.expectedKey else { return [] }
+        let lookup = try? await CombinedPeerLookup.look(settings: node.settings, timeout: .seconds(3)) {
+            () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: .seconds(3))
+        }
+        guard let sightings = lookup,
+            let peers = try? PeerDirectory.nearby(sightings.merged, node: node)
+        else { return [] }
+        let matches = peers.filter { peer in
+            guard let prefix = peer.fingerprintPrefix, peer.incompatibility == nil else { return false }
+            switch key {
+            case .advertised(let advertised, _): return prefix == advertised
+            case .verified(let fingerprint, _): return fingerprint.hasPrefix(prefix)
+            }
+        }
+        return matches.first?.endpoints ?? []
+    }
+
     /// The peer `target` (a name or a fingerprint prefix) means among `peers`.
     static func destination(for target: String, among peers: [NearbyPeer], trust: TrustStore) -> Result<Destination, CLIError> {
         func found(_ peer: NearbyPeer, key: ExpectedKey) -> Result<Destination, CLIError> {

@@ -110,6 +110,8 @@ struct ReceiveCommand: ShareCommand {
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
             configuration.promptTimeout = prompter.timeout
+            if let stall = SendCommand.stallTimeout(console.environment) { configuration.idleTimeout = stall }
+            configuration.partialKeep = Self.partialStore(inbox: "", environment: console.environment).keep
             configuration.executableBits = executableBits
             configuration.decodesZstd = settings.compression
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
@@ -264,5 +266,14 @@ struct ReceiveCommand: ShareCommand {
             Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(prompter.timeout))")
         case .withdrawn(let reason): Decision(.noAnswer, message: reason)
         }
+    }
+
+    /// The kept transfers of `inbox`: kept `SHARE_PARTIAL_KEEP` seconds when set (tests), else 24 hours.
+    static func partialStore(inbox: String, environment: [String: String]) -> PartialStore {
+        var store = PartialStore(inbox: inbox)
+        if let text = environment["SHARE_PARTIAL_KEEP"], let seconds = Double(text), seconds >= 0 {
+            store.keep = .milliseconds(Int(seconds * 1000))
+        }
+        return store
     }
 }

@@ -40,6 +40,13 @@ struct SendCommand: ShareCommand {
             sides show the same verification code: confirm it here, and each side remembers the other \
             as verified. A send without a terminal stays unverified, and says so once per receiver.
 
+            A send whose connection fails on the way (the network drops, the receiver sleeps, stalls, \
+            restarts or runs out of disk space) tries again by itself for --retry-for (5 minutes by \
+            default; --no-retry to fail at once), and continues from what the receiver already holds: \
+            each file's part there is checked against the file here (SHA-256) and only the rest is \
+            sent. Running the same send again later also continues, while the receiver keeps the part \
+            (24 hours by default).
+
             Files are compressed with zstd on the way where that pays (never images, audio, video \
             or archives, which are compressed already; otherwise only what a sample shows to \
             compress), at a level that follows how fast the link takes the data; the receiver checks \
@@ -53,10 +60,14 @@ struct SendCommand: ShareCommand {
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
             .value("name", "name", help: "The name standard input ('-') gets on the receiver."),
+            .value(
+                "retry-for", "duration",
+                help: "Keep reconnecting this long after the connection fails (e.g. 90s, 10m; default 5m)."),
+            .flag("no-retry", help: "Fail at once when the connection fails."),
             .flag("no-compress", help: "Send every byte as it is: no zstd, whatever the setting 'compression' says."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--no-compress] [--json]"
+        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--no-compress] [--json]"
     )
 
     let paths: [String]
@@ -64,12 +75,26 @@ struct SendCommand: ShareCommand {
     let json: Bool
     let noCompress: Bool
     let input: StandardInput?
+    /// How a failed connection is retried (nil: `--no-retry`).
+    let retry: RetryPolicy?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         paths = parsed.positionals
         json = parsed.flag("json")
         noCompress = parsed.flag("no-compress")
         input = try StandardInput(parsed)
+        let retryFor = try parsed.value("retry-for").map { text throws(UsageError) in
+            guard let duration = DurationText.parse(text) else {
+                throw parsed.usageError("The value '\(text)' is invalid for '--retry-for'; expected e.g. 90s, 10m or 2h")
+            }
+            return duration
+        }
+        if parsed.flag("no-retry") {
+            if retryFor != nil { throw parsed.usageError("--retry-for and --no-retry cannot be used together") }
+            retry = nil
+        } else {
+            retry = RetryPolicy(retryFor: retryFor ?? RetryPolicy.defaultRetryFor)
+        }
         let values = parsed.all("to")
         if values.isEmpty && input != nil {
             throw parsed.usageError(
@@ -121,10 +146,26 @@ struct SendCommand: ShareCommand {
                 options.configDirectory = node.paths.configDirectory
                 options.trustAnchors = anchors
                 options.cancellation = cancellation
+                options.retry = retry
                 options.compression = noCompress || node.settings.compression == false ? .off : CompressionSettings()
                 options.compressedTypes = CompressedTypes(registry: registry)
+                if let stall = Self.stallTimeout(console.environment) { options.idleTimeout = stall }
+                let single = destinations.count == 1
+                let who = single ? "" : "\(TerminalText.safe(destination.label)): "
+                options.onReconnect = { reconnection in
+                    guard !json else { return }
+                    board.set(index, .connecting)
+                    console.err(
+                        "\(who)connection lost (\(reconnection.reason)); reconnecting in "
+                            + "\(DurationText.format(reconnection.delay)) (attempt \(reconnection.attempt))…\n")
+                }
+                options.onResume = { resumption in
+                    guard !json else { return }
+                    console.err(
+                        "\(who)resuming: \(ByteCount.format(resumption.heldBytes)) of "
+                            + "\(ByteCount.format(resumption.totalBytes)) already there\n")
+                }
                 if attended {
-                    let single = destinations.count == 1
                     options.interaction = SendInteraction(
                         compareCode: { comparison, ticket in
                             let (lines, question) = OfferSummary.describe(comparison)
@@ -143,6 +184,7 @@ struct SendCommand: ShareCommand {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
                             prepared, toFirstOf: destination.endpoints, identity: node.identity, options: options,
+                            refresh: { await PeerTargets.refreshEndpoints(destination, node: node) },
                             progress: { board.update(index, $0) })
                         board.set(index, .done)
                         return (index, .success(report))
@@ -197,6 +239,13 @@ struct SendCommand: ShareCommand {
         return failures == 0 ? ExitCode.success : ExitCode.failure
     }
 
+    /// `SHARE_STALL_TIMEOUT` (seconds): how long a transfer may stand still before it counts as
+    /// stalled, on both sides (tests shorten it; 30 s when sending and 60 s when receiving otherwise).
+    static func stallTimeout(_ environment: [String: String]) -> Duration? {
+        guard let text = environment["SHARE_STALL_TIMEOUT"], let seconds = Double(text), seconds > 0 else { return nil }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
     private func report(failureOf target: String, outcome: String, message: String, console: Console, single: Bool) {
         if json {
             console.line(ReportJSON.sendFailed(to: target, outcome: outcome, error: message).text())
@@ -227,7 +276,10 @@ struct SendCommand: ShareCommand {
         let count = report.items.count == 1 ? "1 item" : "\(report.items.count) items"
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
         let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
-        let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(report.bytes) / report.seconds)))/s" : ""
+        let moved = report.bytes - min(report.resumedBytes, report.bytes)
+        let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(moved) / report.seconds)))/s" : ""
+        var resumed = report.resumedBytes > 0 ? " (\(ByteCount.format(report.resumedBytes)) were already there)" : ""
+        if report.attempts > 1 { resumed += " after \(report.attempts) connections" }
         let compressed = report.compression.flatMap { statistics in
             statistics.compressedChunks == 0 ? nil : ", \(ByteCount.format(statistics.payloadBytes)) on the wire (zstd)"
         } ?? ""
@@ -235,7 +287,8 @@ struct SendCommand: ShareCommand {
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
-                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed), SHA-256 verified.")
+                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed)\(resumed), "
+                + "SHA-256 verified.")
         for item in report.items {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
             switch item.outcome {

@@ -106,7 +106,9 @@ final class ReceiveReporter: Sendable {
                 let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
                 let summary =
                     "Received \(count) from \(who) (\(OfferSummary.fingerprint(transfer.peerFingerprint))\(certified)): "
-                    + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified."
+                    + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s"
+                    + (transfer.resumedBytes > 0 ? " (continued: \(ByteCount.format(transfer.resumedBytes)) were already here)" : "")
+                    + ", SHA-256 verified."
                 let items = ReceivedReport.itemLines(transfer, home: home)
                 if oneLine {
                     console.line(summary + " " + items.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))

@@ -57,6 +57,8 @@ enum ReportJSON {
             })),
             ("files", .int(Int64(report.files.count))),
             ("bytes", .int(Int64(report.bytes))),
+            ("resumedBytes", .int(Int64(report.resumedBytes))),
+            ("attempts", .int(Int64(report.attempts))),
             ("seconds", .double(report.seconds)),
             ("waitedSeconds", .double(report.waitedSeconds)),
             // DATA payload bytes (after zstd); the same as "bytes" less what was resumed when nothing was compressed.
@@ -82,6 +84,7 @@ enum ReportJSON {
             ("items", .array(transfer.items.map(ReceivedReport.itemJSON))),
             ("files", .int(Int64(transfer.files.count))),
             ("bytes", .int(Int64(transfer.bytes))),
+            ("resumedBytes", .int(Int64(transfer.resumedBytes))),
             ("seconds", .double(transfer.seconds)),
             ("verified", .array(transfer.files.map { file in
                 .object([("path", .string(file.path)), ("bytes", .int(Int64(file.bytes))), ("sha256", .string(file.sha256))])

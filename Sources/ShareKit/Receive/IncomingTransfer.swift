@@ -531,8 +531,10 @@ struct IncomingTransfer {
             peerTrustedBy: offer.peerTrustedBy,
             pinnedName: offer.pinnedName ?? (verifiedNow ? offer.peerName : nil), verifiedNow: verifiedNow,
             claimsNameOf: verifiedNow ? nil : offer.claimsNameOf)
+        var continued = transfer
+        continued.resumedBytes = resumedBytes
         let receipt = Receipt(items: imports.receiptItems(home: home))
-        committedTransfer = transfer
+        committedTransfer = continued
         return session.committed(receipt)
     }
 

@@ -52,6 +52,33 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether another connection may succeed where this one failed, once the receiver accepted
+    /// the offer (`afterAcceptance`; before that a failure is reported at once: nobody receiving,
+    /// busy, declined, or stopped while asking): the network or the receiver went away, stalled,
+    /// stopped or restarted, was busy, or its disk was full. Never for a decision, a key, a
+    /// cancellation by this side's user, or data that was wrong.
+    public func isRetryable(afterAcceptance: Bool) -> Bool {
+        guard afterAcceptance else { return false }
+        switch self {
+        case .transport(let error):
+            if case .tls(_, let tls) = error {
+                switch tls {
+                case .connectionClosed, .connectionReset, .timedOut, .system: return true
+                default: return false
+                }
+            }
+            if case .invalidEndpoint = error { return false }
+            return true
+        case .failed(.connectionLost): return true
+        case .failed(.local(let error)): return error.code == .timedOut
+        case .failed(.remote(let error)):
+            return [.timedOut, .cancelled, .busy, .receiverFailed].contains(error.code)
+        case .declined(let decision):
+            return decision.code == .busy || decision.code == .insufficientSpace
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read '\(path)': \(reason)"

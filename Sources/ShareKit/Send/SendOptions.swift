@@ -34,6 +34,14 @@ public struct SendOptions: Sendable {
     public var compressedTypes: CompressedTypes?
     /// Cancels the send from another thread (Ctrl-C): the receiver is told, nothing more is sent.
     public var cancellation: SendCancellation?
+    /// Whether and how long to try again when the connection fails on the way (nil: never).
+    public var retry: RetryPolicy?
+    /// Told before each new attempt (on the sending thread).
+    public var onReconnect: (@Sendable (Reconnection) -> Void)?
+    /// Told when the receiver already holds part of the offer, before the rest is sent.
+    public var onResume: (@Sendable (Resumption) -> Void)?
+    /// Set when the receiver accepts (so a retry knows the receiver took the offer once).
+    var acceptance: AcceptanceFlag?
     /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).
     var localFingerprint: Fingerprint?
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).

@@ -103,14 +103,60 @@ public enum Sender {
         }
     }
 
-    /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread.
+    /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread; with
+    /// ``SendOptions/retry``, a failed connection is followed by new ones (``RetryPolicy``) to the
+    /// addresses `endpoints` gives then (`refresh`, e.g. the peer looked up again, or the same ones),
+    /// each continuing from what the receiver holds.
     public static func sendAsync(
         _ prepared: PreparedSend, toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        refresh: (@Sendable () async -> [Endpoint])? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SendError) -> SendReport {
-        try await BlockingWork.run("share.send") { () throws(SendError) -> SendReport in
-            try send(prepared, toFirstOf: endpoints, identity: identity, options: options, progress: progress)
+        var attempt = 1
+        var addresses = endpoints
+        var firstFailure: ContinuousClock.Instant?
+        var accepted = false
+        var options = options
+        let accepting = AcceptanceFlag()
+        options.acceptance = accepting
+        while true {
+            let current = addresses
+            let attemptOptions = options
+            do {
+                var report = try await BlockingWork.run("share.send") { () throws(SendError) -> SendReport in
+                    try send(prepared, toFirstOf: current, identity: identity, options: attemptOptions, progress: progress)
+                }
+                report.attempts = attempt
+                return report
+            } catch {
+                accepted = accepted || accepting.isSet
+                let failedAt = ContinuousClock.now
+                let start = firstFailure ?? failedAt
+                firstFailure = start
+                guard let policy = options.retry, error.isRetryable(afterAcceptance: accepted),
+                    options.cancellation?.isCancelled != true
+                else { throw error }
+                let remaining = policy.retryFor - (failedAt - start)
+                let delay = policy.delay(beforeAttempt: attempt + 1)
+                guard remaining > delay else { throw error }
+                attempt += 1
+                options.onReconnect?(Reconnection(attempt: attempt, reason: error.description, delay: delay, remaining: remaining))
+                if await pause(delay, cancellation: options.cancellation) { throw .cancelled }
+                if let refresh {
+                    let fresh = await refresh()
+                    if !fresh.isEmpty { addresses = fresh }
+                }
+            }
         }
+    }
+
+    /// Waits `delay`; returns true when the user cancelled meanwhile.
+    private static func pause(_ delay: Duration, cancellation: SendCancellation?) async -> Bool {
+        let end = ContinuousClock.now + delay
+        while ContinuousClock.now < end {
+            if cancellation?.isCancelled == true { return true }
+            try? await Task.sleep(for: min(.milliseconds(100), end - .now))
+        }
+        return cancellation?.isCancelled == true
     }
 }
 
@@ -360,6 +406,11 @@ private struct SendRun {
                 setReceiveTimeout(nil)
                 greeted(hello)
             case .stream(let have):
+                options.acceptance?.set()
+                if !have.isEmpty, let prepared {
+                    options.onResume?(
+                        Resumption(heldBytes: have.reduce(0) { $0 + $1.offset }, totalBytes: prepared.manifest.totalBytes))
+                }
                 question?.ticket.withdraw("answered")
                 verification = currentVerification()
                 if verification == .confirmedNow { remember() }
