@@ -130,6 +130,10 @@ let package = Package(
         .testTarget(name: "ShareDNSTests", dependencies: ["ShareDNS", "ShareDNSUpdate"]),
         .testTarget(
             name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),
+        // The DATA compressor alone, by level, run by hand (Tests/Benchmarks/CompressionBench/main.swift).
+        .executableTarget(
+            name: "CompressionBench", dependencies: ["ShareKit", "ShareWire", "TypeRegistry"],
+            path: "Tests/Benchmarks/CompressionBench"),
         // Runs inside simulated LAN hosts (Tests/Hosts/lan.sh) for the multi-host discovery tests.
         .executableTarget(name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
         // The fault lab's TCP proxy as a process (Tests/Hosts/README.md), for tests across simulated hosts.
