@@ -194,7 +194,12 @@ import Glibc
         let failed = try #require(jsonLines(receiver.stdout).first { $0["event"] as? String == "failed" })
         #expect((failed["error"] as? String)?.hasPrefix("the connection was lost while receiving file 1 of 1") == true)
         #expect(waitUntil { FileTree.allPaths(inbox).isEmpty }, "no partial file")
-        #expect(waitUntil { FileTree.allPaths(bob.inbox).isEmpty }, "no staging folder, no inbox entry")
+        // What arrived is kept for the same sender to continue (README: Interrupted transfers),
+        // never as an inbox entry.
+        #expect(!FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".share-staging/r-") && $0 != ".share-staging" })
+        let listed = jsonObject(bob.run(["inbox", "list", "--json"]).stdout)
+        #expect((listed?["partial"] as? [Any])?.count == 1, "\(String(describing: listed))")
+        #expect((listed?["entries"] as? [Any])?.isEmpty == true)
 
         // The receiver keeps working.
         FileTree.writeText(dir.at("small.txt"), "still here")
@@ -205,7 +210,7 @@ import Glibc
         #expect(receiver.wait(timeout: .seconds(10)).status == 128 + SIGTERM)
     }
 
-    @Test func aKilledReceiverIsAnErrorForTheSenderAndItsLeftoversGoNextTime() throws {
+    @Test func aKilledReceiverIsAnErrorForTheSenderAndWhatItHadIsKeptForTheRetry() throws {
         let dir = TemporaryDirectory("e2e-killreceiver")
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
@@ -215,7 +220,8 @@ import Glibc
         let receiver = bob.start(["receive", "--port", "0", "--dir", inbox, "--accept", "all", "--json"])
         let port = try #require(receiver.listeningPort())
 
-        let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)"])
+        // Without retrying (ResumeEndToEndTests has the sender that waits for the receiver's return).
+        let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)", "--no-retry"])
         #expect(waitUntil { stagedBytes(in: bob.inbox) > 1 << 20 })
         receiver.signal(SIGKILL)
         _ = receiver.wait()
@@ -229,11 +235,15 @@ import Glibc
         #expect(FileTree.allPaths(bob.inbox).first == ".share-staging", "a killed receiver cannot clean up")
         #expect(!FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".share-staging") }, "no inbox entry")
 
-        // The next receiver removes what nobody holds.
+        // The next receiver keeps the part that arrived, for the sender to continue, and nothing else.
         let next = bob.start(["receive", "--port", "0", "--dir", inbox, "--accept", "all", "--json"])
         _ = try #require(next.listeningPort())
-        #expect(FileTree.allPaths(bob.inbox).isEmpty)
+        let kept = (jsonObject(bob.run(["inbox", "list", "--json"]).stdout)?["partial"] as? [[String: Any]]) ?? []
+        #expect(kept.count == 1 && (kept.first?["heldBytes"] as? Int ?? 0) > 0, "\(kept)")
         #expect(FileTree.allPaths(inbox).isEmpty)
+        let id = try #require(kept.first?["id"] as? String)
+        #expect(bob.run(["inbox", "remove", id]).status == 0)
+        #expect(FileTree.allPaths(bob.inbox).allSatisfy { $0 == ".share-staging" }, "\(FileTree.allPaths(bob.inbox))")
         next.signal(SIGINT)
         #expect(next.wait(timeout: .seconds(10)).status == 128 + SIGINT)
     }

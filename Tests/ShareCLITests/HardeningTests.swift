@@ -191,7 +191,8 @@ import Glibc
         FileTree.writeSparseFile(dir.at("big.img"), size: 4 << 30)
         let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("inbox"), "--accept", "everyone", "--json"])
         let port = try #require(receiver.listeningPort())
-        let sender = alice.start(["send", dir.at("big.img"), "--to", "127.0.0.1:\(port)"])
+        // (--no-retry: otherwise the sender would wait for the receiver to come back.)
+        let sender = alice.start(["send", dir.at("big.img"), "--to", "127.0.0.1:\(port)", "--no-retry"])
         // Once data flows (a staged file grows), the receiver's user stops it.
         let staging = bob.inbox + "/.share-staging"
         let started = ContinuousClock.now

@@ -13,11 +13,12 @@ struct TestMachine {
     /// `$XDG_DATA_HOME`.
     var dataHome: String { home + "/.local/share" }
 
-    init(_ name: String, in directory: TemporaryDirectory) {
+    /// - Parameter extra: more environment for every command it runs (e.g. shorter waits).
+    init(_ name: String, in directory: TemporaryDirectory, extra: [String: String] = [:]) {
         home = directory.at(name)
         config = directory.at(name + "/.config/share")
         FileTree.makeFolder(home)
-        environment = ShareBinary.environment(home: home, config: config)
+        environment = ShareBinary.environment(home: home, config: config, extra: extra)
         _ = ShareBinary.run(["identity", "set-name", name], environment: environment)
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized, .enabled(if: SmallFilesystem.shouldRun, Comment(rawValue: SmallFilesystem.skipReason)))
 struct DiskFullTests {
     @Test func aDiskThatFillsDuringATransferFailsItCleanlyAndTheRetryWorksOnceSpaceIsFreed() async throws {
-        let disk = try SmallFilesystem(size: 8 << 20)
+        let disk = try SmallFilesystem(size: 16 << 20)
         // Identity, inbox (where transfers are staged) and receive folder: all on the small disk.
         let harness = try ReceiverHarness(in: disk.directory, configure: { $0.freeSpaceMargin = 0 })
         defer { harness.stop() }
@@ -17,13 +17,14 @@ struct DiskFullTests {
         FileTree.writeFile(dir.at("video.bin"), size: 3 << 20, seed: 11)
         // The first connection pauses inside the file's data; the disk fills while it waits.
         let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(harness.receiver.port))
-        proxy.schedule(connection: 0, upstream: .init(stallAfter: 1 << 20))
+        proxy.schedule(connection: 0, upstream: .init(stallAfter: 5 << 19))
         let sending = Task { try await sender.send([dir.at("video.bin")], toEndpoint: proxy.endpoint) }
-        try await proxy.waitForBytes(.upstream, atLeast: 1 << 20)
+        try await proxy.waitForBytes(.upstream, atLeast: 5 << 19)
+        #expect(await waitUntil { stagedBytes(in: harness.inbox) >= 2 << 20 }, "two chunks reach the disk")
         try disk.fill()
         proxy.resume()
 
-        // Today: the sender is told the receiver failed for lack of space; nothing is kept.
+        // The sender is told the receiver failed for lack of space; what was written is kept.
         do {
             _ = try await sending.value
             Issue.record("the transfer succeeded on a full disk")
@@ -34,10 +35,13 @@ struct DiskFullTests {
         #expect("\(failure)".contains("No space left on device"), "\(failure)")
         #expect(leftovers(harness.destination).isEmpty, "nothing under a final name")
         #expect(inboxEntries(harness.inbox).isEmpty, "nothing in the inbox but staging")
+        let kept = PartialStore(inbox: harness.inbox).list()
+        #expect(kept.count == 1 && kept[0].heldBytes > 0, "the part written is kept: \(kept)")
 
-        // Space comes back; the next try (today from the start) lands whole.
+        // Space comes back; the next try continues from what was written instead of starting over.
         try disk.free()
-        _ = try await sender.send([dir.at("video.bin")], toEndpoint: proxy.endpoint)
+        let report = try await sender.send([dir.at("video.bin")], toEndpoint: proxy.endpoint)
+        #expect(report.resumedBytes > 0, "resumed \(report.resumedBytes)")
         #expect(FileTree.digest(harness.destination + "/video.bin") == FileTree.digest(dir.at("video.bin")))
         #expect(proxy.connections.count == 2)
     }

@@ -107,6 +107,35 @@ import Glibc
         }
     }
 
+    @Test func a256MiBTransferCutAtTenRandomPointsCompletesWithLittleMoreOnTheWire() async throws {
+        let dir = TemporaryDirectory("resume-ten-cuts")
+        let harness = try ReceiverHarness(in: dir)
+        defer { harness.stop() }
+        FileTree.writeFile(dir.at("big.bin"), size: 256 << 20, seed: 12)
+        var sender = try TestSender(in: dir)
+        sender.options.retry = RetryPolicy(retryFor: .seconds(120), initialDelay: .milliseconds(50), maxDelay: .milliseconds(100))
+
+        // One clean transfer through a proxy: the bytes a transfer puts on the wire.
+        let clean = try FaultProxy(toHost: "127.0.0.1", port: Int(harness.receiver.port))
+        _ = try await sender.send([dir.at("big.bin")], toEndpoint: clean.endpoint)
+        let cleanBytes = clean.bytesForwarded(.upstream)
+        clean.stop()
+
+        // The same file again, its connections cut (reset or closed) after a random number of bytes.
+        let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(harness.receiver.port))
+        defer { proxy.stop() }
+        let cuts = (0..<10).map { _ in Int.random(in: (1 << 20)...(40 << 20)) }
+        for (connection, cut) in cuts.enumerated() {
+            proxy.schedule(connection: connection, upstream: .init(cutAfter: cut, cutMode: .close))
+        }
+        let report = try await sender.send([dir.at("big.bin")], toEndpoint: proxy.endpoint)
+        #expect(report.attempts == 11, "cuts \(cuts): \(report.attempts) connections")
+        #expect(FileTree.digest(harness.destination + "/big (2).bin") == FileTree.digest(dir.at("big.bin")))
+        let wire = proxy.bytesForwarded(.upstream)
+        #expect(Double(wire) <= Double(cleanBytes) * 1.05, "cuts \(cuts): \(wire) bytes on the wire, \(cleanBytes) for one clean transfer")
+        #expect(PartialStore(inbox: harness.inbox).list().isEmpty)
+    }
+
     @Test func aSendThatNobodyAcceptedIsNotRetried() async throws {
         let dir = TemporaryDirectory("resume-unaccepted")
         FileTree.writeFile(dir.at("a.bin"), size: 1000, seed: 10)

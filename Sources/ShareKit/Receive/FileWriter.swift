@@ -111,6 +111,15 @@ final class FileWriter: Sendable {
         queue.cancel()
     }
 
+    /// Writes what was received and queued so far, then stops the disk thread and waits until it let
+    /// go of the staging area: a transfer kept for resumption keeps every byte that arrived, not only
+    /// what had reached the disk when the connection failed. (Stops at once after a failure.)
+    func drain() {
+        add(.finish, cost: 0)
+        flush()
+        running.wait()
+    }
+
     /// Stops the disk thread and waits until it let go of the staging area (what it wrote stays).
     func stop() {
         queue.cancel()

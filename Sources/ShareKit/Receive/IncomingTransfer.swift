@@ -249,8 +249,13 @@ struct IncomingTransfer {
                     events.finished(.received(transfer))
                 }
             case .failed(let failure):
-                writer?.stop()
-                if !codesRejected && Self.keepsPartial(failure) { staging?.keep() } else { staging?.discard() }
+                if !codesRejected && Self.keepsPartial(failure) {
+                    writer?.drain()
+                    staging?.keep()
+                } else {
+                    writer?.stop()
+                    staging?.discard()
+                }
                 if staging?.partial != nil { configuration.partials.expire() }
                 staging = nil
                 control.currentTicket?.withdraw("the transfer ended: \(failure)")

@@ -106,7 +106,9 @@ public final class Receiver: Sendable {
     /// this side still held its old connection).
     private func supersede(_ key: String, except id: Int) {
         let others = active.withLock { active in active.filter { $0.key != id && $0.value.resumeKey == key }.map(\.value) }
-        for control in others { control.drop("the sender reconnected to continue this transfer on a new connection") }
+        // The old connection's sender is gone: its thread may be blocked reading a dead link until the
+        // stall limit, so its socket is shut down now and the new connection gets the area at once.
+        for control in others { control.drop("the sender reconnected to continue this transfer on a new connection", now: true) }
     }
 
     /// The name senders are told (HELLO): the one this receiver is published under now.
@@ -169,15 +171,16 @@ final class ConnectionControl: Sendable {
     }
 
     /// Drops a connection that made no offer yet, to make room for others: once TLS is up its thread
-    /// tells the sender `reason` (ERROR `busy`); before, the socket is simply shut.
-    func drop(_ reason: String) {
+    /// tells the sender `reason` (ERROR `busy`); before, the socket is simply shut. With `now`, the
+    /// socket is shut in any case (a connection whose sender already left).
+    func drop(_ reason: String, now: Bool = false) {
         let established = state.withLock { state in
             state.stopping = true
             state.dropped = reason
             return state.established
         }
         wake.signal()
-        if !established { socket.shutdown() }
+        if !established || now { socket.shutdown() }
     }
 
     /// The partial transfer this connection continues (its area name), once its offer was accepted.

@@ -58,7 +58,7 @@ public struct ReceiverConfiguration: Sendable {
     /// How long a transfer that did not complete is kept for its sender to continue (docs/PROTOCOL.md
     /// §7), after data last arrived.
     public var partialKeep: Duration = PartialStore.defaultKeep
-    /// The share of the inbox filesystem's free space kept transfers may hold together.
+    /// The share of the inbox filesystem's size kept transfers may hold together.
     public var partialShare: Double = PartialStore.defaultShare
     /// The kept transfers of ``inbox``, with ``partialKeep`` and ``partialShare``.
     public var partials: PartialStore { PartialStore(inbox: inbox, keep: partialKeep, share: partialShare) }

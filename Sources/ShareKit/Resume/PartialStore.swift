@@ -20,14 +20,16 @@ public struct PartialStore: Sendable {
 
     /// How long a partial transfer is kept after data last arrived.
     public static let defaultKeep: Duration = .seconds(24 * 3600)
-    /// The most of the inbox filesystem's free space (counting what the partials hold) they may hold.
+    /// The most of the inbox filesystem's size that partial transfers may hold together.
     public static let defaultShare = 0.25
 
     /// The inbox.
     public let inbox: String
     /// How long a partial transfer is kept after data last arrived.
     public var keep: Duration
-    /// The share of free space partial transfers may hold together; the oldest go first.
+    /// The share of the filesystem's size partial transfers may hold together; the oldest go first.
+    /// (Of its size, not of what is free: a disk that filled up during a transfer keeps the part
+    /// written, so the send continues once space is freed.)
     public var share: Double
 
     /// The partial transfers of the inbox `inbox`.
@@ -93,7 +95,7 @@ public struct PartialStore: Sendable {
     }
 
     /// Removes partial transfers nobody continued within the keep window, then the oldest while
-    /// they hold more than their share of free space. Areas in use are left alone.
+    /// they hold more than their share of the filesystem. Areas in use are left alone.
     public func expire(now: Date = Date()) {
         var partials = list()
         for partial in partials where partial.expires(keep: keep) < now {
@@ -103,8 +105,8 @@ public struct PartialStore: Sendable {
         var held = partials.reduce(UInt64(0)) { $0 + $1.heldBytes }
         var info = statvfs()
         guard statvfs(inbox, &info) == 0 else { return }
-        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
-        let allowed = UInt64(Double(free + held) * share)
+        let size = UInt64(info.f_blocks) * UInt64(info.f_frsize)
+        let allowed = UInt64(Double(size) * share)
         for partial in partials where held > allowed {
             if remove(partial) { held -= min(held, partial.heldBytes) }
         }
