@@ -105,14 +105,19 @@ final class BusConnection: @unchecked Sendable {
     }
 
     /// Sends `message` and calls `completion` (on the connection's thread) with the reply, an
-    /// error, or `callFailed` after `timeout`.
+    /// error, or `callFailed` after `timeout`. When `onlyIf` (asked on the connection's thread, in
+    /// order with the other work) says no, nothing is sent and the call fails with ``skipped``.
     func call(
-        _ message: BusMessage, method: String, timeout: Duration,
+        _ message: BusMessage, method: String, timeout: Duration, onlyIf: (@Sendable () -> Bool)? = nil,
         completion: @escaping @Sendable (Result<BusMessage, NotificationError>) -> Void
     ) {
         let milliseconds = Int32(
             clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let accepted = perform { bus in
+            if let onlyIf, !onlyIf() {
+                completion(.failure(.callFailed(method: method, reason: Self.skipped)))
+                return
+            }
             var pending: OpaquePointer?
             guard dbus_connection_send_with_reply(bus.connection, message.pointer, &pending, max(milliseconds, 1)) != 0,
                 let pending
@@ -132,15 +137,18 @@ final class BusConnection: @unchecked Sendable {
         if !accepted { completion(.failure(.disconnected)) }
     }
 
+    /// Why a call with an `onlyIf` that said no failed.
+    static let skipped = "not sent: its condition no longer held"
+
     /// Calls and waits for the reply (on any thread but the connection's own); `then` turns the
     /// reply into the result on the connection's thread, before any later message is dispatched.
     func callAndWait<T: Sendable>(
-        _ message: BusMessage, method: String, timeout: Duration,
+        _ message: BusMessage, method: String, timeout: Duration, onlyIf: (@Sendable () -> Bool)? = nil,
         then: @escaping @Sendable (BusMessage) -> Result<T, NotificationError>
     ) throws(NotificationError) -> T {
         let result = Mutex<Result<T, NotificationError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        call(message, method: method, timeout: timeout) { reply in
+        call(message, method: method, timeout: timeout, onlyIf: onlyIf) { reply in
             result.withLock { $0 = reply.flatMap(then) }
             done.signal()
         }

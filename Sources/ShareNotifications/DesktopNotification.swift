@@ -45,11 +45,35 @@ public struct DesktopNotification: Sendable, Equatable {
         }
     }
 
+    /// A piece of a body: plain text, or a web address the server may show as a link.
+    public enum BodyPart: Sendable, Equatable {
+        /// Text shown as it is (escaped when the server reads markup).
+        case text(String)
+        /// A web address (`http` or `https`): a link where the server shows links
+        /// (`body-hyperlinks`), else plain text. Only the user's click on it can open it, through
+        /// the server; share never opens it and gives it no action.
+        case link(String)
+
+        /// The text the part shows.
+        public var text: String {
+            switch self {
+            case .text(let text), .link(let text): text
+            }
+        }
+    }
+
     /// One line: what happened. Plain text.
     public var summary: String
-    /// The details. Plain text: it is escaped when the server reads markup
+    /// The details, in parts (``BodyPart``): text, and web addresses shown as links where the
+    /// server can.
+    public var bodyParts: [BodyPart]
+    /// The details as plain text. It is escaped when the server reads markup
     /// (``NotificationServer/readsMarkup``), so a peer's name can never become a link or an image.
-    public var body: String
+    /// Setting it makes the body one text part.
+    public var body: String {
+        get { bodyParts.map(\.text).joined() }
+        set { bodyParts = [.text(newValue)] }
+    }
     /// Buttons, in order.
     public var actions: [Action]
     /// How urgent it is.
@@ -67,13 +91,22 @@ public struct DesktopNotification: Sendable, Equatable {
     /// The id of a notification this one replaces, or 0.
     public var replacesID: UInt32 = 0
 
+    /// Creates a notification whose body has links (``BodyPart/link(_:)``).
+    public init(
+        summary: String, bodyParts: [BodyPart], actions: [Action] = [], urgency: Urgency = .normal,
+        expiry: Expiry = .serverDefault
+    ) {
+        self.init(summary: summary, actions: actions, urgency: urgency, expiry: expiry)
+        self.bodyParts = bodyParts
+    }
+
     /// Creates a notification.
     public init(
         summary: String, body: String = "", actions: [Action] = [], urgency: Urgency = .normal,
         expiry: Expiry = .serverDefault
     ) {
         self.summary = summary
-        self.body = body
+        self.bodyParts = [.text(body)]
         self.actions = actions
         self.urgency = urgency
         self.expiry = expiry

@@ -18,7 +18,7 @@ import Glibc
 /// ```
 ///
 /// - ``notify(_:onAction:onClose:)`` shows a notification and reports its buttons and its end.
-/// - ``ask(_:accept:decline:timeout:cancellation:)`` shows one and blocks until it is answered,
+/// - ``ask(_:accept:decline:timeout:cancellation:shown:)`` shows one and blocks until it is answered,
 ///   dismissed, expires, or is cancelled; any thread may call it (the async overload holds no
 ///   thread of the cooperative pool).
 /// - ``availability(environment:timeout:)`` tells quickly whether there is a session bus and a
@@ -166,13 +166,16 @@ public final class DesktopNotifier: Sendable {
     /// Blocks the calling thread; call it from a thread of your own (a connection thread), or use
     /// the async overload.
     ///
-    /// - Parameter notification: must hold the actions `accept` and `decline`; with
-    ///   ``DesktopNotification/Expiry/serverDefault`` it is given `timeout` as its expiry.
+    /// - Parameters:
+    ///   - notification: must hold the actions `accept` and `decline`; with
+    ///     ``DesktopNotification/Expiry/serverDefault`` it is given `timeout` as its expiry.
+    ///   - shown: called with the notification's id once it is shown (to ``update(_:to:)`` it
+    ///     while it waits).
     /// - Throws: ``NotificationError/noServer(reason:)`` when the server cannot show buttons,
     ///   or the error of the `Notify` call.
     public func ask(
         _ notification: DesktopNotification, accept: String, decline: String, timeout: Duration,
-        cancellation: NotificationCancellation? = nil
+        cancellation: NotificationCancellation? = nil, shown: (@Sendable (UInt32) -> Void)? = nil
     ) throws(NotificationError) -> NotificationAnswer {
         guard server.supportsActions else {
             throw .noServer(reason: "\(server.name) cannot show buttons (it lacks the 'actions' capability)")
@@ -187,14 +190,15 @@ public final class DesktopNotifier: Sendable {
             }
             if first { done.signal() }
         }
-        var shown = notification
-        if shown.expiry == .serverDefault { shown.expiry = .after(timeout) }
+        var notificationShown = notification
+        if notificationShown.expiry == .serverDefault { notificationShown.expiry = .after(timeout) }
         let watcher = Watcher(
             onAction: { key in
                 if key == accept { finish(.accepted) } else if key == decline { finish(.declined) }
             },
             onClose: { reason in finish(reason == .expired ? .expired : .closed) })
-        let id = try post(shown, watcher: watcher)
+        let id = try post(notificationShown, watcher: watcher)
+        shown?(id)
         cancellation?.onCancel { finish(.cancelled) }
         if done.wait(
             timeout: .now()
@@ -212,7 +216,28 @@ public final class DesktopNotifier: Sendable {
         return result
     }
 
-    /// ``ask(_:accept:decline:timeout:cancellation:)`` without blocking a thread of the caller's:
+    /// Shows `notification` in place of notification `id` while that one is still shown and
+    /// watched (a question being asked, or one shown with ``notify(_:onAction:onClose:)``): its
+    /// buttons should stay the same, and what is reported about it still goes where it went.
+    /// Returns false, showing nothing, when it is gone already (answered, closed or expired).
+    ///
+    /// A notification the server closes in the very moment it is replaced may come back as a
+    /// new one: the specification leaves no way to replace only what is still shown.
+    @discardableResult
+    public func update(_ id: UInt32, to notification: DesktopNotification) throws(NotificationError) -> Bool {
+        var replacement = notification
+        replacement.replacesID = id
+        let shared = self.shared
+        do {
+            _ = try post(replacement, watcher: nil, onlyIf: { shared.watchers.withLock { $0[id] != nil } })
+            return true
+        } catch {
+            if case .callFailed(_, let reason) = error, reason == BusConnection.skipped { return false }
+            throw error
+        }
+    }
+
+    /// ``ask(_:accept:decline:timeout:cancellation:shown:)`` without blocking a thread of the caller's:
     /// it waits on a thread of its own; cancelling the task cancels the question.
     public func ask(
         _ notification: DesktopNotification, accept: String, decline: String, timeout: Duration
@@ -243,6 +268,9 @@ public final class DesktopNotifier: Sendable {
         return try result.get()
     }
 
+    /// Whether the connection to the session bus is still up (false once it was lost or ended).
+    public var isConnected: Bool { shared.connected.withLock { $0 } }
+
     /// Ends the connection; questions still waiting end as closed.
     public func disconnect() {
         bus.close()
@@ -251,9 +279,13 @@ public final class DesktopNotifier: Sendable {
 
     // MARK: The bus side
 
-    private func post(_ notification: DesktopNotification, watcher: Watcher) throws(NotificationError) -> UInt32 {
+    /// Sends `Notify`; `watcher` (when given) watches the new notification from the moment the
+    /// reply is handled.
+    private func post(
+        _ notification: DesktopNotification, watcher: Watcher?, onlyIf: (@Sendable () -> Bool)? = nil
+    ) throws(NotificationError) -> UInt32 {
         guard shared.connected.withLock({ $0 }) else { throw .disconnected }
-        let body = server.readsMarkup ? Self.escapeMarkup(notification.body) : notification.body
+        let body = server.readsMarkup ? Self.markup(notification.bodyParts, links: server.showsLinks) : notification.body
         var hints: [(String, BusVariant)] = [("urgency", .byte(notification.urgency.rawValue))]
         if let category = notification.category { hints.append(("category", .string(category))) }
         if let entry = notification.desktopEntry { hints.append(("desktop-entry", .string(entry))) }
@@ -268,11 +300,11 @@ public final class DesktopNotifier: Sendable {
         let shared = self.shared
         // The watcher is registered on the bus thread as the reply is handled, before any signal
         // about the new notification can be dispatched.
-        return try bus.callAndWait(message, method: "Notify", timeout: callTimeout) { reply in
+        return try bus.callAndWait(message, method: "Notify", timeout: callTimeout, onlyIf: onlyIf) { reply in
             guard let id = reply.arguments().first?.uint32 else {
                 return .failure(.callFailed(method: "Notify", reason: "the answer holds no notification id"))
             }
-            shared.watchers.withLock { $0[id] = watcher }
+            if let watcher { shared.watchers.withLock { $0[id] = watcher } }
             return .success(id)
         }
     }
@@ -312,6 +344,32 @@ public final class DesktopNotifier: Sendable {
             method: method)
         message.append(arguments)
         return message
+    }
+
+    /// The body as markup: text shown as it is, and web addresses as links when `links` (and
+    /// when they are plain `http`/`https` addresses; anything else stays text).
+    static func markup(_ parts: [DesktopNotification.BodyPart], links: Bool) -> String {
+        parts.map { part in
+            switch part {
+            case .link(let address) where links && isWebAddress(address):
+                let escaped = escapeMarkup(address)
+                return "<a href=\"\(escaped)\">\(escaped)</a>"
+            default:
+                return escapeMarkup(part.text)
+            }
+        }.joined()
+    }
+
+    /// Whether `text` is an `http` or `https` address that can be put in a link's `href` as it is:
+    /// printable ASCII without spaces, quotes, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|` or `}`.
+    public static func isWebAddress(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: { lowered.hasPrefix($0) }),
+            text.utf8.count > scheme.utf8.count, text.utf8.count <= 2048
+        else { return false }
+        return text.utf8.allSatisfy { byte in
+            (0x21...0x7E).contains(byte) && !"\"'<>\\^`{|}".utf8.contains(byte)
+        }
     }
 
     /// The body as markup that shows `text` as it is.

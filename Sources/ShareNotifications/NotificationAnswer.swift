@@ -1,4 +1,4 @@
-/// How a question asked with ``DesktopNotifier/ask(_:accept:decline:timeout:cancellation:)`` ended.
+/// How a question asked with ``DesktopNotifier/ask(_:accept:decline:timeout:cancellation:shown:)`` ended.
 public enum NotificationAnswer: Sendable, Equatable {
     /// The user clicked the accepting action.
     case accepted

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Cancels a question asked with ``DesktopNotifier/ask(_:accept:decline:timeout:cancellation:)``
+/// Cancels a question asked with ``DesktopNotifier/ask(_:accept:decline:timeout:cancellation:shown:)``
 /// from another thread: the question ends with ``NotificationAnswer/cancelled`` and its
 /// notification is closed.
 public final class NotificationCancellation: Sendable {

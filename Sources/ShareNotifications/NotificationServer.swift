@@ -17,4 +17,8 @@ public struct NotificationServer: Sendable, Equatable {
 
     /// Whether it shows buttons (``DesktopNotification/actions``), which asking needs.
     public var supportsActions: Bool { capabilities.contains("actions") }
+
+    /// Whether it shows links in bodies (`body-hyperlinks`): ``DesktopNotification/BodyPart/link(_:)``
+    /// parts are then sent as `<a href>` markup.
+    public var showsLinks: Bool { capabilities.contains("body-hyperlinks") }
 }

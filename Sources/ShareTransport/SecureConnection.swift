@@ -25,6 +25,9 @@ public final class SecureConnection {
     /// Why a peer whose chain leads to a team CA is not CA-trusted (``TLSConnection/peerCATrustProblem``).
     public let peerCATrustProblem: String?
 
+    /// Keeps the traffic within a rate (`--limit-rate`): written and read bytes are paced by it.
+    public var rateLimit: RateLimiter?
+
     /// How many bytes to read from TLS at a time.
     static let readChunk = 256 << 10
     /// Output is flushed automatically past this size.
@@ -158,6 +161,7 @@ public final class SecureConnection {
             }
         }
         if case .failure(let error) = result { throw map(error) }
+        rateLimit?.consume(output.count)
         output.removeAll(keepingCapacity: true)
     }
 
@@ -267,6 +271,7 @@ public final class SecureConnection {
             }
             if count == 0 { reachedEnd = true }
             bytesReceived += UInt64(count)
+            rateLimit?.consume(count)
         } catch {
             throw .transport(map(error))
         }

@@ -23,7 +23,7 @@ LINKS=${LINKS:-100mbit 1gbit unlimited loopback}
 LAN=$PWD/Tests/Hosts/lan.sh
 export SHARE_LAN_PREFIX=shzbench SHARE_LAN_OWNER=$$
 
-echo "### 7. Compression: zstd where it pays against --no-compress, by link rate"
+echo "### 9. Compression: zstd where it pays against --no-compress, by link rate"
 echo
 if ! missing=$("$LAN" check 2>&1); then
     echo "Skipped: the simulated LAN cannot run here ($missing)."

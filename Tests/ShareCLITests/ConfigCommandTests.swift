@@ -30,7 +30,7 @@ import Testing
                 everyone-for  1h30m
                 execute-bit   keep-in-bundles
                 compression   off
-                rate-limit    1.5 MB/s (stored, not applied yet)
+                rate-limit    1.5 MB/s
 
                 """)
         let json = try #require(
@@ -38,7 +38,7 @@ import Testing
         let port = try #require(json["port"] as? [String: Any])
         #expect(port["value"] as? String == "47321")
         #expect(port["set"] as? Bool == false)
-        #expect((json["rate-limit"] as? [String: Any])?["applied"] as? Bool == false)
+        #expect((json["rate-limit"] as? [String: Any])?["applied"] as? Bool == true)
         #expect((json["compression"] as? [String: Any])?["applied"] as? Bool == true)
 
         // The file holds typed JSON values under the same keys.

@@ -32,8 +32,10 @@ import Glibc
         let items = try #require(report["items"] as? [[String: Any]])
         #expect(items.map { $0["name"] as? String } == ["a.txt", "Bugs.sbz"])
         #expect(items.map { $0["bundle"] as? Bool } == [false, true])
-        #expect(items.map { $0["location"] as? String } == [dir.at("inbox/a.txt"), dir.at("inbox/Bugs.sbz")])
-        let verified = try #require(report["verified"] as? [[String: Any]])
+        #expect(items.map { $0["path"] as? String } == [dir.at("inbox/a.txt"), dir.at("inbox/Bugs.sbz")])
+        #expect(items.map { $0["outcome"] as? String } == ["placed", "placed"])
+        #expect(report["to"] as? String == "127.0.0.1:\(port)")
+        let verified = try #require(report["verifiedFiles"] as? [[String: Any]])
         #expect(verified.first?["sha256"] as? String == "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03")
 
         #expect(received.status == 0)
@@ -43,7 +45,7 @@ import Glibc
         let paths = (events.last?["items"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
         #expect(paths == [dir.at("inbox/a.txt"), dir.at("inbox/Bugs.sbz")])
         let outcomes = (events.last?["items"] as? [[String: Any]])?.compactMap { $0["outcome"] as? String }
-        #expect(outcomes == ["receiveFolder", "receiveFolder"], "no application is registered")
+        #expect(outcomes == ["placed", "placed"], "no application is registered")
         #expect(FileTree.allPaths(dir.at("inbox")) == ["Bugs.sbz", "Bugs.sbz/Empty", "Bugs.sbz/data.bin", "a.txt"])
         #expect(FileTree.allPaths(bob.inbox).isEmpty, "the inbox copies are gone once placed")
     }
@@ -89,7 +91,7 @@ import Glibc
         let received = receiver.wait(timeout: .seconds(30))
 
         #expect(sent.status == 1)
-        #expect(sent.stderr == "Error: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted\n")
+        #expect(sent.stderr == "Error: the receiver declined the offer: it has no terminal to ask its user on and no desktop notifications; it accepts without asking only with --accept everyone or trusted\n")
         #expect(received.status == 1)
         let declined = try #require(received.stderr.split(separator: "\n").first { $0.hasPrefix("Declined") })
         #expect(declined.hasPrefix("Declined an offer from \"alice\" at 127.0.0.1:"))

@@ -60,7 +60,7 @@ import Glibc
         #expect(received.map { $0["direction"] as? String } == ["received", "received"])
         #expect(received.map { $0["outcome"] as? String } == ["completed", "declined"])
         let got = try #require(received[0]["items"] as? [[String: Any]])
-        #expect(got.map { $0["outcome"] as? String } == ["receiveFolder", "receiveFolder"])
+        #expect(got.map { $0["outcome"] as? String } == ["placed", "placed"])
         #expect(got.map { $0["location"] as? String } == [dir.at("in/a.txt"), dir.at("in/Notes.bundle")])
         #expect((received[1]["items"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["notDelivered"])
 
@@ -75,7 +75,7 @@ import Glibc
         #expect(text[0].contains("  sent to \"127.0.0.1:\(askPort)\"  "))
         #expect(
             text[0].hasSuffix(
-                "1 item, 6 bytes  declined: the receiver declined the offer: it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted"
+                "1 item, 6 bytes  declined: the receiver declined the offer: it has no terminal to ask its user on and no desktop notifications; it accepts without asking only with --accept everyone or trusted"
             ))
         #expect(text[1] == "    a.txt: not delivered")
         #expect(text[2].contains("  sent to \"127.0.0.1:\(askPort)\"  1 item, 6 bytes  failed: "))

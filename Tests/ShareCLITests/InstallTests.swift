@@ -94,7 +94,7 @@ import Glibc
             "/usr/bin/man", ["-l", destination + "/usr/share/man/man1/share-send.1"],
             environment: ["MANWIDTH": "100", "MANPAGER": "cat"])
         for text in [
-            "share send <path> ...", "--to <peer>", "--name <name>", "--retry-for <duration>", "--no-retry",
+            "share send [<path> ...] [--text <text>]", "--text <text>", "--to <peer>", "--name <name>", "--retry-for <duration>", "--no-retry",
             "SEE ALSO",
         ] {
             #expect(send.output.contains(text), "\(text)")

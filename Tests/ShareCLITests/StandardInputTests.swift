@@ -53,7 +53,7 @@ import Glibc
             ["send", "-", "--to", "h:1"],
             "Sending standard input ('-') needs --name <name>: the name it gets on the receiver"
         ),
-        (["send", "a.txt", "--name", "x", "--to", "h:1"], "--name names standard input; give '-' among the paths"),
+        (["send", "a.txt", "--name", "x", "--to", "h:1"], "--name names standard input or --text; give '-' among the paths, or --text"),
         (["send", "-", "-", "--name", "x", "--to", "h:1"], "Standard input ('-') can be sent only once"),
         (["send", "-", "--name", "a/b", "--to", "h:1"], "The name 'a/b' is not a file name (no '/', not '.' or '..')"),
         (
@@ -69,7 +69,7 @@ import Glibc
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "Error: \(message)\nUsage: share send <path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--no-compress] [--json]\n"))
+                "Error: \(message)\nUsage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]\n"))
     }
 
     @Test(.enabled(if: SimulatedLAN.isRequired || getuid() == 0))

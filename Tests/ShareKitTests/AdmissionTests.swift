@@ -53,7 +53,7 @@ import Glibc
         while let outcome = harness.nextOutcome(timeout: reasons.isEmpty ? timeout : .milliseconds(300)) {
             switch outcome {
             case .refused(_, let reason): reasons.append(reason)
-            case .failed(_, _, _, let failure): reasons.append(failure.description)
+            case .failed(_, _, _, let failure, _): reasons.append(failure.description)
             default: break
             }
         }

@@ -142,7 +142,7 @@ enum ByteClient {
 extension ReceiverHarness {
     /// Why the next transfer failed; nil when the next outcome (within 30 seconds) is not a failure.
     func nextFailure() async -> TransferFailure? {
-        guard case .failed(_, _, _, let failure) = await nextOutcome(timeout: .seconds(30)) else { return nil }
+        guard case .failed(_, _, _, let failure, _) = await nextOutcome(timeout: .seconds(30)) else { return nil }
         return failure
     }
 }

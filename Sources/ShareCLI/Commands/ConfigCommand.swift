@@ -12,8 +12,7 @@ struct ConfigCommand {
             it again on SIGHUP ('systemctl --user reload share-receive'). A key that is not set takes \
             its default. Every value is checked when it is set, and again when the file is read. \
             With compression off, 'share send' sends every byte as it is (as with --no-compress) and \
-            'share receive' asks senders not to compress. This version stores and checks rate-limit \
-            but does not act on it yet. \
+            'share receive' asks senders not to compress. \
             With keep-in-bundles, files inside received folders keep their execute bits (as \
             'share receive --keep-executables'); a file sent on its own never does.
             """,
@@ -55,10 +54,10 @@ struct ConfigCommand {
 
     /// Changes the settings under their lock, turning failures into CLI errors (an invalid value: 64).
     static func update(
-        _ paths: SharePaths, _ change: (inout NodeSettings) throws(SettingError) -> Void
+        _ paths: SharePaths, checkingName: Bool = true, _ change: (inout NodeSettings) throws(SettingError) -> Void
     ) throws(CLIError) {
         do {
-            try NodeSettings.update(in: paths.configDirectory, change)
+            try NodeSettings.update(in: paths.configDirectory, checkingName: checkingName, change)
         } catch .invalid(let error) {
             throw CLIError(error.description, exitCode: ExitCode.usage)
         } catch {

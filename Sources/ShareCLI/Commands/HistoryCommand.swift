@@ -86,9 +86,9 @@ struct HistoryCommand: ShareCommand {
             let name = TerminalText.safe(item.name) + (item.bundle ? "/" : "")
             let place = item.location.map { TerminalText.safe(DisplayPath.abbreviate($0, home: home)) }
             switch item.outcome {
-            case "receiveFolder", "delivered": lines.append("    \(name) -> \(place ?? "?")")
+            case "placed", "receiveFolder", "delivered": lines.append("    \(name) -> \(place ?? "?")")
             case "imported": lines.append("    \(name) -> imported" + (place.map { ": \($0)" } ?? ""))
-            case "kept": lines.append("    \(name) -> kept in the inbox: \(TerminalText.safe(item.reason ?? ""))")
+            case "keptInInbox", "kept": lines.append("    \(name) -> kept in the inbox: \(TerminalText.safe(item.reason ?? ""))")
             default: lines.append("    \(name): not delivered")
             }
         }

@@ -59,7 +59,9 @@ struct InboxListCommand: ShareCommand {
                     + "\(TypesText.shortDate(entry.receivedAt)), \(size)")
             let pad = String(repeating: " ", count: entry.id.count + 2)
             var detail: [String] = []
-            if let type = entry.resolvedType ?? entry.declaredType { detail.append(TerminalText.safe(type)) }
+            if let type = entry.resolvedType ?? entry.declaredType {
+                detail.append(TerminalText.safe(DynamicType.readableDescription(of: TypeIdentifier(type)) ?? type))
+            }
             if entry.attempts > 0 { detail.append("\(entry.attempts) \(entry.attempts == 1 ? "attempt" : "attempts")") }
             if !detail.isEmpty { console.line(pad + detail.joined(separator: ", ")) }
             if let failure = entry.failure, entry.state == .failed {
@@ -79,8 +81,8 @@ struct InboxListCommand: ShareCommand {
             ("id", .string(partial.id)),
             ("items", .array(partial.items.map(JSON.string))),
             ("files", .int(Int64(partial.fileCount))),
-            ("senderName", .string(partial.senderName)),
-            ("senderFingerprint", .string(partial.senderFingerprint)),
+            // As an inbox entry's sender (docs/JSON.md: one name, one meaning).
+            ("sender", .object([("name", .string(partial.senderName)), ("fingerprint", .string(partial.senderFingerprint))])),
             ("heldBytes", .int(Int64(partial.heldBytes))),
             ("totalBytes", .int(Int64(partial.totalBytes))),
             ("updatedAt", .string(ISO8601DateFormatter().string(from: partial.updatedAt))),

@@ -126,6 +126,9 @@ struct PeersCommand: ShareCommand {
             watch.close()
         }
         defer { signals.cancel() }
+        // `share peers --watch | head -3`: ends once nobody reads.
+        let outputWatcher = OutputWatcher { watch.close() }
+        defer { outputWatcher.cancel() }
         // Events are collected as they come and printed through a filter that coalesces flapping.
         let arrived = Mutex<(events: [CombinedPeerWatch.Event], ended: Bool)>(([], false))
         let reader = Task {
@@ -245,9 +248,10 @@ enum PeerJSON {
                     ("interface", address.interfaceName.map { .string($0) } ?? .null),
                 ])
             })),
-            ("fingerprint", peer.fingerprintPrefix.map { .string($0) } ?? .null),
+            ("fingerprint", peer.pinnedFingerprint.map(JSON.string) ?? .null),
+            ("fingerprintPrefix", peer.fingerprintPrefix.map { .string(String($0.prefix(16))) } ?? .null),
             ("version", peer.service.txt["v"].map { .string($0) } ?? .null),
-            ("known", .bool(peer.isKnown)),
+            ("verified", .bool(peer.isKnown)),
             ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
             ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
             ("mixedScripts", .bool(peer.mixesScripts)),

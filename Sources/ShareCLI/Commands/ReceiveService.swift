@@ -24,19 +24,19 @@ final class ReceiveService: Sendable {
     private let reloadRequested = Mutex(false)
     private let counts = Mutex((received: 0, declined: 0, failed: 0))
     private let listeningAs = Mutex((name: "", port: UInt16(0), policy: ""))
-    /// The desktop's notification server, connected again at the next event when it was not there.
-    private let notifier = Mutex<DesktopNotifier?>(nil)
+    /// The desktop's notification server (for these notices and for the questions asked without a
+    /// terminal), connected again when it was not there.
+    let notifications: NotifierConnection
 
     init(context: CommandContext) {
         var context = context
         context.console = JournalConsole.make(environment: context.console.environment)
         self.context = context
-        do {
-            let notifier = try DesktopNotifier(environment: context.console.environment)
-            self.notifier.withLock { $0 = notifier }
+        notifications = NotifierConnection(environment: context.console.environment)
+        if let notifier = notifications.current() {
             context.console.line("Desktop notifications are shown by \(TerminalText.safe(notifier.server.name)).")
-        } catch {
-            context.console.line("No desktop notifications for now: \(error).")
+        } else {
+            context.console.line("No desktop notifications for now: \(notifications.problem.map { "\($0)" } ?? "none").")
         }
     }
 
@@ -74,32 +74,7 @@ final class ReceiveService: Sendable {
             }
         }
         manager.status(summary())
-        notify(outcome)
-    }
-
-    /// Shows the notification for `outcome`, if it has one; "Open" opens the folder with xdg-open.
-    private func notify(_ outcome: IncomingOutcome) {
-        guard let (notification, folder) = TransferNotice.make(outcome, home: context.paths.home) else { return }
-        let current = notifier.withLock { notifier in
-            if notifier == nil { notifier = try? DesktopNotifier(environment: context.console.environment) }
-            return notifier
-        }
-        guard let current else { return }
-        let shown = Mutex<UInt32?>(nil)
-        do {
-            let id = try current.notify(
-                notification,
-                onAction: { key in
-                    guard key == "open", let folder else { return }
-                    FolderOpener.open(folder)
-                    // A button is used once: the notification goes (some servers keep it otherwise).
-                    if let id = shown.withLock({ $0 }) { try? current.close(id) }
-                })
-            shown.withLock { $0 = id }
-        } catch {
-            notifier.withLock { $0 = nil }
-            context.console.warning("the desktop notification was not shown: \(error)")
-        }
+        TransferNotice.show(outcome, home: context.paths.home, on: notifications, console: context.console)
     }
 
     /// Whether the receiver stopped for a reload (and clears the request).

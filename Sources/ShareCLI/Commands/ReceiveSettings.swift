@@ -38,7 +38,7 @@ struct ReceiveSettings: Sendable, Equatable {
                 throw parsed.usageError("Refusing --dir '\(directory)': \(problem)")
             }
             executableBits = parsed.flag("keep-executables") ? .keptInBundles : nil
-            name = parsed.value("name")
+            name = parsed.value("name").map { DeviceName.cleaned($0).name }
             if let name, let problem = DeviceName.problem(with: name) {
                 throw parsed.usageError("Invalid name '\(name)': \(problem)")
             }

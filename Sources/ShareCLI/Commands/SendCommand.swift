@@ -24,7 +24,9 @@ struct SendCommand: ShareCommand {
             every file's SHA-256 before it keeps anything.
 
             PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a prefix of \
-            a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \
+            a peer's fingerprint, an address (HOST:PORT, or an IP address alone for the default port \
+            47321), or a host of the local network as 'share peers' shows it (desk.local, or \
+            desk.local:PORT when it runs several receivers). A peer found by name must present the key whose \
             fingerprint it advertises, and the name of a peer you verified means that peer's key, \
             wherever it is: nothing is sent to another machine that took the name. Several --to send \
             the same documents to several peers at once. Without --to, on a terminal, share lists the \
@@ -35,10 +37,20 @@ struct SendCommand: ShareCommand {
             file first (in $TMPDIR, else /tmp; never filling the disk), so its size and SHA-256 are \
             known before it is offered, and deleted afterwards.
 
+            --text sends a short text (at most 16 KiB), alone or with files: the receiver sees it in \
+            its question and keeps it as a .txt document (named --name when no '-' is sent, else \
+            Text.txt). A web address in it is shown as a link there, never opened by share.
+
             Nothing but a greeting is sent before the receiver's key passed these checks. When the \
             receiver's user decides on a terminal and one of you has not verified the other, both \
             sides show the same verification code: confirm it here, and each side remembers the other \
             as verified. A send without a terminal stays unverified, and says so once per receiver.
+
+            Named pipes, sockets and devices inside a folder are skipped with a warning. --exclude \
+            leaves out what matches a pattern, written as in .gitignore and matched inside each folder \
+            sent: '*.o' and 'node_modules/' at any depth, '/build' at the folder's top, 'docs/**/*.tmp'; \
+            '!keep.o' sends again what an earlier pattern left out. With -L, what links inside the \
+            folders point to is sent in their place.
 
             A send whose connection fails on the way (the network drops, the receiver sleeps, stalls, \
             restarts or runs out of disk space) tries again by itself for --retry-for (5 minutes by \
@@ -53,21 +65,34 @@ struct SendCommand: ShareCommand {
             the SHA-256 of the original bytes. --no-compress, or 'share config set compression off', \
             sends every byte as it is.
             """,
-        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true,
+                optional: true)
+        ],
         options: [
             .value(
                 "to", "peer",
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
-            .value("name", "name", help: "The name standard input ('-') gets on the receiver."),
+            .value("text", "text", help: "A short text to send; the receiver keeps it as a .txt document."),
+            .value("name", "name", help: "The name standard input ('-'), else the --text, gets on the receiver."),
             .value(
                 "retry-for", "duration",
                 help: "Keep reconnecting this long after the connection fails (e.g. 90s, 10m; default 5m)."),
             .flag("no-retry", help: "Fail at once when the connection fails."),
+            .value(
+                "exclude", "pattern",
+                help: "Leave out what matches this gitignore-style pattern inside the folders (e.g. '*.o', 'node_modules/', '/build'). Repeat for several.",
+                repeating: true),
+            .flag("follow-links", short: "L", help: "Send what symbolic links inside the folders point to, instead of the links."),
+            .value("limit-rate", "rate", help: "Send at most this many bytes per second (e.g. 500k, 10M, 2MiB), to each peer."),
             .flag("no-compress", help: "Send every byte as it is: no zstd, whatever the setting 'compression' says."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--no-compress] [--json]"
+        usageOverride:
+            "[<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] "
+            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]"
     )
 
     let paths: [String]
@@ -75,14 +100,20 @@ struct SendCommand: ShareCommand {
     let json: Bool
     let noCompress: Bool
     let input: StandardInput?
+    let text: TextNote?
     /// How a failed connection is retried (nil: `--no-retry`).
     let retry: RetryPolicy?
+    let scanOptions: ScanOptions
+    let rateLimit: UInt64?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
+        rateLimit = try LimitRate.parse(parsed)
         paths = parsed.positionals
         json = parsed.flag("json")
         noCompress = parsed.flag("no-compress")
         input = try StandardInput(parsed)
+        text = try TextNote(parsed)
+        if paths.isEmpty && text == nil { throw parsed.usageError("Missing expected argument '<path> ...' (or --text)") }
         let retryFor = try parsed.value("retry-for").map { text throws(UsageError) in
             guard let duration = DurationText.parse(text) else {
                 throw parsed.usageError("The value '\(text)' is invalid for '--retry-for'; expected e.g. 90s, 10m or 2h")
@@ -95,6 +126,14 @@ struct SendCommand: ShareCommand {
         } else {
             retry = RetryPolicy(retryFor: retryFor ?? RetryPolicy.defaultRetryFor)
         }
+        var excludes: [ExcludePattern] = []
+        for text in parsed.all("exclude") {
+            guard let pattern = ExcludePattern(text) else {
+                throw parsed.usageError("The pattern '\(text)' for '--exclude' matches nothing; give a name or a path, e.g. '*.log'")
+            }
+            excludes.append(pattern)
+        }
+        scanOptions = ScanOptions(excludes: ExcludeRules(excludes), followLinks: parsed.flag("follow-links"))
         let values = parsed.all("to")
         if values.isEmpty && input != nil {
             throw parsed.usageError(
@@ -117,10 +156,20 @@ struct SendCommand: ShareCommand {
         let prepared: PreparedSend
         let registry = LocalTypes.senderRegistry(context)
         do {
-            prepared = try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, registry: registry)
+            let files =
+                paths.isEmpty
+                ? nil : try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, options: scanOptions, registry: registry)
+            prepared = try PreparedSend.offering(note: text?.entry(registry: registry, now: Int64(time(nil))), files: files)
         } catch {
-            throw CLIError(error.description)
+            // Nothing can be sent to anyone: every target gets its answer.
+            guard json else { throw CLIError(error.description) }
+            for target in targets {
+                console.line(ReportJSON.sendFailed(to: target, peer: .null, outcome: "failed", error: error.description).text())
+            }
+            console.error(error.description)
+            return ExitCode.failure
         }
+        warnAboutSkipped(prepared, console: console)
         let anchors: TrustAnchors
         do {
             anchors = try TeamCAStore(configDirectory: context.paths.configDirectory).anchors()
@@ -146,6 +195,7 @@ struct SendCommand: ShareCommand {
                 options.configDirectory = node.paths.configDirectory
                 options.trustAnchors = anchors
                 options.cancellation = cancellation
+                options.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
                 options.retry = retry
                 options.compression = noCompress || node.settings.compression == false ? .off : CompressionSettings()
                 options.compressedTypes = CompressedTypes(registry: registry)
@@ -205,15 +255,16 @@ struct SendCommand: ShareCommand {
             history.record(results, to: destinations.map(\.target), manifest: prepared.manifest, configDirectory: node.paths.configDirectory),
             console)
 
-        var failures = 0
+        var failures: [String] = []
         var sent = results.makeIterator()
         for (target, resolution) in zip(targets, resolved) {
             let destination: PeerTargets.Destination
             switch resolution {
             case .failure(let error):
-                failures += 1
-                report(failureOf: target, outcome: "unreachable", message: error.message, console: console, single: targets.count == 1)
-                if error.exitCode == ExitCode.unavailable && targets.count == 1 { return ExitCode.unavailable }
+                failures.append(error.outcomeCode)
+                report(
+                    failureOf: target, peer: .null, outcome: error.outcomeCode, message: error.message, console: console,
+                    single: targets.count == 1)
                 continue
             case .success(let resolved):
                 destination = resolved
@@ -221,10 +272,14 @@ struct SendCommand: ShareCommand {
             guard let result = sent.next() else { break }
             switch result {
             case .success(let report):
-                if json { console.line(ReportJSON.sent(report, to: destination.target).text()) } else { printReport(report, console: console) }
+                if json {
+                    console.line(ReportJSON.sent(report, to: destination, prepared: prepared).text())
+                } else {
+                    printReport(report, console: console)
+                }
                 noteIfUnverified(report, destination: destination, node: node, console: console)
             case .failure(let error):
-                failures += 1
+                failures.append(error.outcome)
                 if targets.count == 1 && !json {
                     if let signal = interrupted.withLock({ $0 }) {
                         console.error(error.description)
@@ -232,11 +287,15 @@ struct SendCommand: ShareCommand {
                     }
                     throw CLIError(error.description)
                 }
-                report(failureOf: destination.target, outcome: error.outcome, message: error.description, console: console, single: targets.count == 1)
+                report(
+                    failureOf: destination.target, peer: ReportJSON.peer(destination), outcome: error.outcome,
+                    message: error.description, console: console, single: targets.count == 1)
             }
         }
         if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
-        return failures == 0 ? ExitCode.success : ExitCode.failure
+        if failures.isEmpty { return ExitCode.success }
+        // 69 only when nothing could be done for want of avahi-daemon; any other failure is 1.
+        return failures.count == targets.count && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
     }
 
     /// `SHARE_STALL_TIMEOUT` (seconds): how long a transfer may stand still before it counts as
@@ -246,12 +305,27 @@ struct SendCommand: ShareCommand {
         return .milliseconds(Int(seconds * 1000))
     }
 
-    private func report(failureOf target: String, outcome: String, message: String, console: Console, single: Bool) {
+    /// Says that sending to `target` failed: as JSON (and on stderr when it is the only target), or
+    /// as `Error: ...`.
+    private func report(failureOf target: String, peer: JSON, outcome: String, message: String, console: Console, single: Bool) {
         if json {
-            console.line(ReportJSON.sendFailed(to: target, outcome: outcome, error: message).text())
+            console.line(ReportJSON.sendFailed(to: target, peer: peer, outcome: outcome, error: message).text())
             if single { console.error(message) }
+        } else if single {
+            console.error(message)
         } else {
             console.error("sending to \(TerminalText.safe(target)) failed: \(message)")
+        }
+    }
+
+    /// Warns about each special file left out (at most 10 by name).
+    private func warnAboutSkipped(_ prepared: PreparedSend, console: Console) {
+        let shown = 10
+        for skipped in prepared.skipped.prefix(shown) {
+            console.warning("skipped '\(TerminalText.safe(skipped.path))': \(skipped.reason)")
+        }
+        if prepared.skipped.count > shown {
+            console.warning("skipped \(prepared.skipped.count - shown) more special files")
         }
     }
 

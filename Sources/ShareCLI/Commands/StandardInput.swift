@@ -23,13 +23,21 @@ struct StandardInput: Sendable {
             }
             return nil
         }
-        if dashes == 0 { throw parsed.usageError("--name names standard input; give '-' among the paths") }
+        if dashes == 0 {
+            if parsed.value("text") != nil { return nil }  // --name names the text (``TextNote``)
+            throw parsed.usageError("--name names standard input or --text; give '-' among the paths, or --text")
+        }
         if dashes > 1 { throw parsed.usageError("Standard input ('-') can be sent only once") }
+        try Self.checkFileName(name, parsed)
+        self.name = name
+    }
+
+    /// A usage error when `name` is not one file name.
+    static func checkFileName(_ name: String, _ parsed: ParsedArguments) throws(UsageError) {
         if name.isEmpty || name == "." || name == ".." || name.contains("/") || name.contains("\0") {
             throw parsed.usageError("The name '\(name)' is not a file name (no '/', not '.' or '..')")
         }
         if name.utf8.count > 255 { throw parsed.usageError("The name '\(name)' is longer than 255 bytes") }
-        self.name = name
     }
 
     /// Reads standard input to its end into a private temporary file named ``name``. Until

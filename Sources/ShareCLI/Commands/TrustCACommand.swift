@@ -54,7 +54,8 @@ enum TrustCACommand {
     /// A CA as JSON.
     static func json(_ info: CAInfo, file: String?) -> JSON {
         var members: [(String, JSON)] = [
-            ("fingerprint", .string(info.fingerprint.hex)),
+            // The SHA-256 of the CA's certificate (not a key's fingerprint: docs/JSON.md).
+            ("sha256", .string(info.fingerprint.hex)),
             ("subject", .string(info.subject)),
             ("name", .string(info.displayName)),
             ("notBefore", .string(timestamp(info.notBefore))),

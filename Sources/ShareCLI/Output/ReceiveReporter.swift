@@ -134,18 +134,19 @@ final class ReceiveReporter: Sendable {
                 let reason = decision.message.isEmpty ? "" : ": \(decision.message)"
                 console.err("Declined the offer from \"\(TerminalText.safe(offer.peerName))\"\(reason).\n")
             }
-        case .failed(let name, let fingerprint, let address, let failure):
+        case .failed(let name, let fingerprint, let address, let failure, let keptBytes):
             exitCode.withLock { $0 = ExitCode.failure }
             let who = name.map { "\"\(TerminalText.safe($0))\" at \(address)" } ?? address
             if json {
                 console.line(
                     JSON.object([
                         ("event", .string("failed")),
-                        ("peer", ReportJSON.peer(name: name ?? "", fingerprint: fingerprint, address: address)),
+                        ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address)),
                         ("error", .string(failure.description)),
+                        ("keptBytes", .int(Int64(keptBytes))),
                     ]).text())
             } else {
-                console.error("the transfer from \(who) failed: \(failure); nothing was kept")
+                console.error("the transfer from \(who) failed: \(failure); \(TransferNotice.keptText(keptBytes))")
             }
         case .paired(let request, let confirmed):
             ends = false

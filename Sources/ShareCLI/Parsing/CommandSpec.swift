@@ -23,6 +23,13 @@ struct CommandSpec: Sendable {
     /// Whether it is left out of help, man pages and completions (tools for `make install`).
     var hidden = false
 
+    /// `share help [COMMAND]`, for `share help help`.
+    static let help = CommandSpec(
+        name: "help",
+        abstract: "Show the help of a command.",
+        discussion: "Prints the same text as 'share COMMAND --help'; without a command, the overview of share.",
+        arguments: [ArgumentSpec(name: "command", help: "A command, e.g. 'send' or 'trust ca add'.", repeating: true, optional: true)])
+
     /// The help option every command has.
     static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
 

@@ -35,7 +35,7 @@ public struct NodeSettings: Sendable, Equatable {
     /// Whether transfers may be compressed (docs/PROTOCOL.md §8): `share send` compresses unless it
     /// is off or `--no-compress` is given, and `share receive` offers to decode zstd unless it is off.
     public var compression: Bool?
-    /// The most bytes per second a transfer may use, 0 for no limit (stored; not applied yet).
+    /// The most bytes per second a transfer may use, 0 for no limit (`--limit-rate` overrides it).
     public var rateLimit: UInt64?
     /// Wide-area DNS-SD: where `share receive` publishes beyond the local network, and where
     /// `share peers` looks (see ``WideAreaSettings``).
@@ -59,9 +59,11 @@ public struct NodeSettings: Sendable, Equatable {
     public static let fileName = "settings.json"
 
     /// Loads the settings; a missing file gives defaults.
+    /// - Parameter checkingName: refuse an unusable device name (`share identity set-name`, which
+    ///   replaces it, does not).
     /// - Throws: ``ConfigurationError`` when the file exists but cannot be read, is not a JSON
     ///   object, or holds a value `share config set` would refuse (the message names the key).
-    public static func load(from directory: String) throws(ConfigurationError) -> NodeSettings {
+    public static func load(from directory: String, checkingName: Bool = true) throws(ConfigurationError) -> NodeSettings {
         let path = directory + "/" + fileName
         guard FileManager.default.fileExists(atPath: path) else { return NodeSettings() }
         let parsed: Any
@@ -89,8 +91,16 @@ public struct NodeSettings: Sendable, Equatable {
                 continue
             }
             if value is NSNull { continue }
-            if setting == .name, let name = value as? String, let problem = DeviceName.problem(with: name) {
-                throw .unreadable(path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
+            if setting == .name, let name = value as? String {
+                if checkingName, let problem = DeviceName.problem(with: name) {
+                    throw .unreadable(
+                        path: path, reason: "its device name is unusable: \(problem); set another with 'share identity set-name'")
+                }
+                // The name is about to be replaced (`share identity set-name`): taken as it is.
+                if !checkingName {
+                    settings.name = name
+                    continue
+                }
             }
             do {
                 try setting.decode(value, into: &settings)
@@ -126,7 +136,7 @@ public struct NodeSettings: Sendable, Equatable {
     /// once both take effect); returns what `change` returned.
     @discardableResult
     public static func update<T>(
-        in directory: String, _ change: (inout NodeSettings) throws(SettingError) -> T
+        in directory: String, checkingName: Bool = true, _ change: (inout NodeSettings) throws(SettingError) -> T
     ) throws(SettingsUpdateError) -> T {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw .configuration(.unwritable(path: directory, reason: POSIX.errorText()))
@@ -138,7 +148,7 @@ public struct NodeSettings: Sendable, Equatable {
         _ = flock(lock, LOCK_EX)
         var settings: NodeSettings
         do {
-            settings = try load(from: directory)
+            settings = try load(from: directory, checkingName: checkingName)
         } catch {
             throw .configuration(error)
         }

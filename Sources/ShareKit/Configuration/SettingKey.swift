@@ -46,8 +46,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// a setting chosen now takes effect once the code uses it.
     public var isApplied: Bool {
         switch self {
-        case .name, .dir, .port, .accept, .everyoneFor, .executeBit, .compression: true
-        case .rateLimit: false
+        case .name, .dir, .port, .accept, .everyoneFor, .executeBit, .rateLimit, .compression: true
         }
     }
 

@@ -22,7 +22,7 @@ extension TransferRecord {
                 direction: .received, peer: Self.peer(offer.peerName, offer.peerFingerprint, offer.peerAddress, trust),
                 outcome: .declined, reason: reason, items: Self.items(offer.manifest, reason: nil),
                 files: offer.manifest.fileCount, bytes: offer.manifest.totalBytes)
-        case .failed(let name, let fingerprint, let address, let failure):
+        case .failed(let name, let fingerprint, let address, let failure, _):
             self.init(
                 direction: .received,
                 peer: Peer(
@@ -76,7 +76,7 @@ extension TransferRecord {
         switch item.result.outcome {
         case .receiveFolder(let path):
             Item(
-                name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "receiveFolder", location: path,
+                name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "placed", location: path,
                 reason: nil)
         case .imported(let path):
             Item(
@@ -84,7 +84,7 @@ extension TransferRecord {
                 location: path ?? item.result.application.map { "imported by \($0.name)" }, reason: nil)
         case .kept(let failure, _):
             Item(
-                name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "kept", location: item.path,
+                name: item.name, bundle: item.isBundle, bytes: item.bytes, outcome: "keptInInbox", location: item.path,
                 reason: failure)
         }
     }

@@ -48,8 +48,9 @@ public struct TransferRecord: Codable, Sendable, Equatable {
         public var bundle: Bool
         /// Bytes it holds.
         public var bytes: UInt64
-        /// `receiveFolder`, `imported` or `kept` (received); `placed`, `imported` or `keptInInbox`
-        /// (sent, as the receiver reported); or `notDelivered`.
+        /// `placed`, `imported` or `keptInInbox`, the codes of `--json` (docs/JSON.md), in both
+        /// directions (a sent item as the receiver reported it); or `notDelivered`. Records written
+        /// before these codes say `receiveFolder` and `kept`.
         public var outcome: String
         /// Where it landed: a path on this machine (received), the receiver's words (sent).
         public var location: String?

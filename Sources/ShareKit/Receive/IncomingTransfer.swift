@@ -89,6 +89,7 @@ struct IncomingTransfer {
             return
         }
         self.connection = connection
+        connection.rateLimit = configuration.rateLimit.map { RateLimiter(bytesPerSecond: $0) }
         defer {
             writer?.cancel()
             staging?.discard()
@@ -111,7 +112,7 @@ struct IncomingTransfer {
     }
 
     /// What the sender is told when this receiver's user stops it.
-    static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was kept")
+    static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was placed")
 
     /// What the sender is told when the connection ends from this side: the receiver stopped, or
     /// dropped it to make room (``Admission``).
@@ -249,9 +250,11 @@ struct IncomingTransfer {
                     events.finished(.received(transfer))
                 }
             case .failed(let failure):
+                var keptBytes: UInt64 = 0
                 if !codesRejected && Self.keepsPartial(failure) {
                     writer?.drain()
                     staging?.keep()
+                    if staging?.partial != nil { keptBytes = resumedBytes + UInt64(max(0, writer?.bytesWritten ?? 0)) }
                 } else {
                     writer?.stop()
                     staging?.discard()
@@ -272,7 +275,7 @@ struct IncomingTransfer {
                 events.finished(
                     .failed(
                         peerName: session.peer?.name, peerFingerprint: connection.peerFingerprint,
-                        peerAddress: connection.endpoint, failure))
+                        peerAddress: connection.endpoint, failure, keptBytes: keptBytes))
             case .close:
                 finished = true
             }
@@ -452,18 +455,13 @@ struct IncomingTransfer {
     /// Why this receiver cannot store `manifest` as it is, if it cannot: not enough free space, or
     /// names its folder cannot hold apart.
     private func storageRefusal(_ manifest: Manifest, held: UInt64 = 0) -> Decision? {
-        let needed = (manifest.totalBytes - min(held, manifest.totalBytes)) &+ configuration.freeSpaceMargin
         // Data is staged in the inbox; when the receive folder is on another filesystem, documents
         // placed there are copied once more.
-        let available = min(
-            Self.availableBytes(configuration.inbox),
-            Self.sameFilesystem(configuration.inbox, configuration.destination)
-                ? .max : Self.availableBytes(configuration.destination))
-        if needed > available {
-            return Decision(
-                .insufficientSpace,
-                message: "the offer needs \(ByteCount.format(manifest.totalBytes)) but only "
-                    + "\(ByteCount.format(available)) is free")
+        if let shortfall = FreeSpace.shortfall(
+            for: manifest.totalBytes - min(held, manifest.totalBytes), in: [configuration.inbox, configuration.destination],
+            maximumMargin: configuration.freeSpaceMargin)
+        {
+            return Decision(.insufficientSpace, message: shortfall)
         }
         if let clash = manifest.caseCollisions.first, let probe = try? StagingArea(root: configuration.inbox) {
             defer { probe.discard() }
@@ -496,7 +494,8 @@ struct IncomingTransfer {
             InboxEntry(
                 name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
                 senderName: session.peer?.name ?? "", senderFingerprint: fingerprint.hex, receivedAt: now,
-                declaredType: item.declaredType.isEmpty ? nil : item.declaredType)
+                declaredType: item.declaredType.isEmpty ? nil : item.declaredType,
+                receiveFolder: configuration.destination)
         }
         let entries: [InboxEntry]
         do {
@@ -576,18 +575,5 @@ struct IncomingTransfer {
         guard let connection else { return }
         try? connection.flush()
         connection.closeGracefully(drainFor: .seconds(2))
-    }
-
-    private static func sameFilesystem(_ a: String, _ b: String) -> Bool {
-        var first = stat()
-        var second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return true }
-        return first.st_dev == second.st_dev
-    }
-
-    private static func availableBytes(_ path: String) -> UInt64 {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return .max }
-        return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 }

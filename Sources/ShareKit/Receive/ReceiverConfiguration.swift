@@ -48,8 +48,11 @@ public struct ReceiverConfiguration: Sendable {
     /// Connections at once that have not made their offer yet; when they are all held, the oldest of
     /// the source holding the most is dropped for a new one.
     public var maxPendingConnections = 128
-    /// Free space kept beyond an offer's size; an offer that would eat into it is declined.
+    /// The most free space kept beyond an offer's size (less on a small disk: ``FreeSpace``); an offer
+    /// that would eat into it is declined.
     public var freeSpaceMargin: UInt64 = 64 << 20
+    /// The most bytes per second to receive (`--limit-rate`); nil: as fast as the sender sends.
+    public var rateLimit: UInt64?
     /// Connections without an offer yet from one source (an IPv4 address, an IPv6 /64) at once; its
     /// oldest is dropped for a new one.
     public var maxConnectionsPerAddress = 4

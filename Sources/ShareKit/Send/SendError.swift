@@ -81,11 +81,11 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .cannotRead(let path, let reason): "cannot read '\(path)': \(reason)"
-        case .unsupportedFile(let path, let kind): "'\(path)' is a \(kind); share sends only files, folders and links"
+        case .cannotRead(let path, let reason): "cannot read '\(DisplayText.escape(path))': \(reason)"
+        case .unsupportedFile(let path, let kind): "'\(DisplayText.escape(path))' is a \(kind); share sends only files, folders and links"
         case .linkLeavesFolder(let path, let target):
-            "the symbolic link '\(path)' points to '\(target)', outside the folder being sent; "
-                + "remove it or replace it with what it points to"
+            "the symbolic link '\(DisplayText.escape(path))' points to '\(DisplayText.escape(target))', outside the folder "
+                + "being sent; send what it points to with -L, leave it out with --exclude, or remove it"
         case .cannotOffer(let reason): reason
         case .transport(let error): error.description
         case .identityMismatch(let endpoint, .advertised(let prefix, let name), let actual):
@@ -113,7 +113,7 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
         case .codesDiffer(let name):
             "you said \"\(DisplayText.escape(name))\" shows another code: someone may be intercepting the connection. "
                 + "Nothing was sent, and nothing was remembered"
-        case .cancelled: "cancelled; the receiver was told, and nothing was kept"
+        case .cancelled: "cancelled; the receiver was told, and nothing was placed"
         case .trustStore(let reason): reason
         }
     }

@@ -26,6 +26,8 @@ public struct SendOptions: Sendable {
     /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
     /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides ``expectedKey``.
     public var trustAnchors: TrustAnchors = .none
+    /// The most bytes per second to send (`--limit-rate`); nil: as fast as the network allows.
+    public var rateLimit: UInt64?
     /// How DATA is compressed (docs/PROTOCOL.md §8); ``CompressionSettings/off`` (`--no-compress`)
     /// offers no ZSTD and sends every byte raw.
     public var compression = CompressionSettings()

@@ -79,6 +79,7 @@ public enum Sender {
         } catch {
             throw .transport(error)
         }
+        connection.rateLimit = options.rateLimit.map { RateLimiter(bytesPerSecond: $0) }
         // Keys first: nothing leaves this side before the receiver's key passed (PROTOCOL.md §1).
         if let expected = options.expectedKey, !expected.matches(connection.peerFingerprint) {
             try? connection.send(.error(PeerError(.identityChanged, "the sender expected another key and sent nothing")))

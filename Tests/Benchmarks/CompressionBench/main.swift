@@ -1,4 +1,4 @@
-// share's DATA compressor alone, without disk or network (a companion of `make bench`'s part 7,
+// share's DATA compressor alone, without disk or network (a companion of `make bench`'s part 9,
 // Tests/Benchmarks/compression.sh, run by hand to see where the level's time goes), on folders such
 // as those of make-compression-sets.sh. For each set and level: `ChunkCompressor` at that fixed
 // level (every file cut into 1 MiB chunks, as the sender reads them; the sample rule on, the type
