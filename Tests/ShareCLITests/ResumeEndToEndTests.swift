@@ -171,14 +171,16 @@ import Glibc
         let dir = TemporaryDirectory("e2e-resume-sleep")
         let alice = machine("alice", in: dir)
         let bob = machine("bob", in: dir)
-        FileTree.writeFile(dir.at("movie.bin"), size: 16 << 20, seed: 35)
+        // Larger than every buffer on the way (sockets, proxy), so the sender cannot finish writing
+        // while the receiver sleeps.
+        FileTree.writeFile(dir.at("movie.bin"), size: 48 << 20, seed: 35)
         let folder = dir.at("received")
         let receiver = bob.start(["receive", "--port", "0", "--dir", folder, "--accept", "all", "--json"])
         defer { receiver.forceKill() }
         let port = try #require(await receiver.listeningPort())
         let proxy = try FaultProxy(toHost: "127.0.0.1", port: Int(port))
         defer { proxy.stop() }
-        proxy.schedule(connection: 0, upstream: .init(bytesPerSecond: 4 << 20))
+        proxy.schedule(connection: 0, upstream: .init(bytesPerSecond: 8 << 20))
 
         let sender = alice.start(["send", dir.at("movie.bin"), "--to", proxy.endpoint, "--retry-for", "60s"])
         #expect(await waitUntil(timeout: .seconds(30)) { stagedBytes(in: bob.inbox) > 4 << 20 }, "data arrives")
