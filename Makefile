@@ -5,10 +5,10 @@ SHELL := /bin/bash
 # Debian packages needed to build, test, demo and benchmark.
 # libldns-dev: wide-area DNS-SD updates (RFC 2136 + TSIG); bind9 (named, tsig-keygen) and bind9-dnsutils
 # (nsupdate): the DNS server of the routed-subnet tests and the bench. iproute2: ip (the simulated hosts) and
-# tc (their link rates in the fault lab).
+# tc (their link rates in the fault lab). libzstd-dev: zstd-compressed DATA.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
-            libldns-dev bind9 bind9-dnsutils \
+            libldns-dev bind9 bind9-dnsutils libzstd-dev \
             libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base \
             bash-completion zsh fish desktop-file-utils python3-jsonschema
 
@@ -26,7 +26,7 @@ SWIFT ?= swift
 # their own scratch folder, optimized (-O) and with AddressSanitizer. `--sanitize=fuzzer` tells
 # SwiftPM to let libFuzzer supply `main`; the instrumentation comes from `-sanitize=fuzzer,address`
 # in one flag, because with two `--sanitize` flags swiftc keeps only one of them.
-FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths
+FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths FuzzZstdFrame
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_SCRATCH := .build/fuzz

@@ -15,9 +15,7 @@ import Testing
         #expect(set.stdout == "dir = \(bob.home)/Inbox\n", "~ is the user's home")
         #expect(bob.run(["config", "set", "accept", "all"]).stdout == "accept = everyone\n")
         #expect(bob.run(["config", "set", "everyone-for", "1h30m"]).stdout == "everyone-for = 1h30m\n")
-        #expect(
-            bob.run(["config", "set", "compression", "yes"]).stdout
-                == "compression = on (stored; this version does not apply it yet)\n")
+        #expect(bob.run(["config", "set", "compression", "no"]).stdout == "compression = off\n")
         #expect(bob.run(["config", "set", "rate-limit", "1.5 MB/s"]).stdout.hasPrefix("rate-limit = 1.5 MB/s"))
         #expect(bob.run(["config", "set", "execute-bit", "keep-in-bundles"]).status == 0)
 
@@ -31,7 +29,7 @@ import Testing
                 accept        everyone
                 everyone-for  1h30m
                 execute-bit   keep-in-bundles
-                compression   on (stored, not applied yet)
+                compression   off
                 rate-limit    1.5 MB/s
 
                 """)
@@ -41,6 +39,7 @@ import Testing
         #expect(port["value"] as? String == "47321")
         #expect(port["set"] as? Bool == false)
         #expect((json["rate-limit"] as? [String: Any])?["applied"] as? Bool == true)
+        #expect((json["compression"] as? [String: Any])?["applied"] as? Bool == true)
 
         // The file holds typed JSON values under the same keys.
         let file = try #require(

@@ -50,6 +50,34 @@ import Glibc
         #expect(FileTree.allPaths(bob.inbox).isEmpty, "the inbox copies are gone once placed")
     }
 
+    @Test func textIsCompressedUnlessNoCompressOrTheSettingSaysOff() throws {
+        let dir = TemporaryDirectory("e2e-zstd")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let text = String(repeating: "2026-01-01T00:00:00 host sshd[42]: Accepted publickey for ada\n", count: 40_000)
+        FileTree.writeText(dir.at("server.log"), text)
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("inbox"), "--accept", "all", "--json"])
+        defer {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait(timeout: .seconds(30))
+        }
+        let port = try #require(receiver.listeningPort())
+        func payloadBytes(_ extra: [String]) throws -> Int? {
+            let sent = alice.run(["send", dir.at("server.log"), "--to", "127.0.0.1:\(port)", "--json"] + extra)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let report = try #require(jsonObject(sent.stdout))
+            #expect(report["bytes"] as? Int == text.utf8.count)
+            return report["payloadBytes"] as? Int
+        }
+        let compressed = try #require(try payloadBytes([]), "zstd was in use")
+        #expect(compressed < text.utf8.count / 10, "\(compressed) bytes on the wire")
+        #expect(try payloadBytes(["--no-compress"]) == nil, "--no-compress: raw, zstd not even offered")
+        #expect(alice.run(["config", "set", "compression", "off"]).status == 0)
+        #expect(try payloadBytes([]) == nil, "the setting 'compression' off")
+        #expect(FileTree.allPaths(dir.at("inbox")) == ["server (2).log", "server (3).log", "server.log"])
+        #expect(FileTree.readText(dir.at("inbox/server (3).log")) == text)
+    }
+
     @Test func withoutATerminalAskDeclinesOnBothSides() throws {
         let dir = TemporaryDirectory("e2e-noterm")
         let alice = TestMachine("alice", in: dir)
@@ -194,8 +222,9 @@ import Glibc
         let receiver = bob.start(["receive", "--port", "0", "--dir", inbox, "--accept", "all", "--json"])
         let port = try #require(receiver.listeningPort())
 
-        // Without retrying (ResumeEndToEndTests has the sender that waits for the receiver's return).
-        let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)", "--no-retry"])
+        // Without retrying (ResumeEndToEndTests has the sender that waits for the receiver's return),
+        // and raw: zstd would make the sparse file's zeros a few KiB on the wire, no longer in flight.
+        let sender = alice.start(["send", big, "--to", "127.0.0.1:\(port)", "--no-retry", "--no-compress"])
         #expect(waitUntil { stagedBytes(in: bob.inbox) > 1 << 20 })
         receiver.signal(SIGKILL)
         _ = receiver.wait()

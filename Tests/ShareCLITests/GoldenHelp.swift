@@ -84,7 +84,13 @@ from what the receiver already holds: each file's part there is checked against
 the file here (SHA-256) and only the rest is sent. Running the same send again
 later also continues, while the receiver keeps the part (24 hours by default).
 
-USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]
+Files are compressed with zstd on the way where that pays (never images, audio,
+video or archives, which are compressed already; otherwise only what a sample
+shows to compress), at a level that follows how fast the link takes the data;
+the receiver checks the SHA-256 of the original bytes. --no-compress, or 'share
+config set compression off', sends every byte as it is.
+
+USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
 
 ARGUMENTS:
   [<path> ...]            Files and folders to send; '-' for standard input
@@ -107,6 +113,8 @@ OPTIONS:
                           instead of the links.
   --limit-rate <rate>     Send at most this many bytes per second (e.g. 500k,
                           10M, 2MiB), to each peer.
+  --no-compress           Send every byte as it is: no zstd, whatever the
+                          setting 'compression' says.
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.

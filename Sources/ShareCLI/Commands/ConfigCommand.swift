@@ -11,7 +11,8 @@ struct ConfigCommand {
             and options on its command line override them; a running 'share receive --service' reads \
             it again on SIGHUP ('systemctl --user reload share-receive'). A key that is not set takes \
             its default. Every value is checked when it is set, and again when the file is read. \
-            This version stores and checks compression and rate-limit but does not act on them yet. \
+            With compression off, 'share send' sends every byte as it is (as with --no-compress) and \
+            'share receive' asks senders not to compress. \
             With keep-in-bundles, files inside received folders keep their execute bits (as \
             'share receive --keep-executables'); a file sent on its own never does.
             """,

@@ -138,6 +138,7 @@ struct ReceiveCommand: ShareCommand {
             if let stall = waits.stall { configuration.idleTimeout = stall }
             configuration.partialKeep = waits.partialKeep
             configuration.executableBits = executableBits
+            configuration.decodesZstd = settings.compression
             configuration.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)

@@ -16,6 +16,8 @@ struct ReceiveSettings: Sendable, Equatable {
     var everyoneFor: Duration?
     /// Whether files inside received folders keep their execute bits.
     var executableBits: ExecutableBits
+    /// Whether senders may compress DATA (the setting `compression`; default on).
+    var compression = true
 
     /// The receive options of the command line; nil where one was not given.
     struct Options: Sendable {
@@ -80,6 +82,7 @@ struct ReceiveSettings: Sendable, Equatable {
             directory: ReceiveCommand.absolute(options.directory ?? settings.receiveFolder ?? paths.downloadDirectory),
             policy: policy,
             everyoneFor: policy == .everyone ? options.everyoneFor ?? settings.everyoneFor : nil,
-            executableBits: options.executableBits ?? settings.executeBit ?? .removed)
+            executableBits: options.executableBits ?? settings.executeBit ?? .removed,
+            compression: settings.compression ?? true)
     }
 }

@@ -58,6 +58,12 @@ struct SendCommand: ShareCommand {
             each file's part there is checked against the file here (SHA-256) and only the rest is \
             sent. Running the same send again later also continues, while the receiver keeps the part \
             (24 hours by default).
+
+            Files are compressed with zstd on the way where that pays (never images, audio, video \
+            or archives, which are compressed already; otherwise only what a sample shows to \
+            compress), at a level that follows how fast the link takes the data; the receiver checks \
+            the SHA-256 of the original bytes. --no-compress, or 'share config set compression off', \
+            sends every byte as it is.
             """,
         arguments: [
             ArgumentSpec(
@@ -81,16 +87,18 @@ struct SendCommand: ShareCommand {
                 repeating: true),
             .flag("follow-links", short: "L", help: "Send what symbolic links inside the folders point to, instead of the links."),
             .value("limit-rate", "rate", help: "Send at most this many bytes per second (e.g. 500k, 10M, 2MiB), to each peer."),
+            .flag("no-compress", help: "Send every byte as it is: no zstd, whatever the setting 'compression' says."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
         usageOverride:
             "[<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] "
-            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--json]"
+            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
+    let noCompress: Bool
     let input: StandardInput?
     let text: TextNote?
     /// How a failed connection is retried (nil: `--no-retry`).
@@ -102,6 +110,7 @@ struct SendCommand: ShareCommand {
         rateLimit = try LimitRate.parse(parsed)
         paths = parsed.positionals
         json = parsed.flag("json")
+        noCompress = parsed.flag("no-compress")
         input = try StandardInput(parsed)
         text = try TextNote(parsed)
         if paths.isEmpty && text == nil { throw parsed.usageError("Missing expected argument '<path> ...' (or --text)") }
@@ -145,8 +154,8 @@ struct SendCommand: ShareCommand {
         let spool = try input?.spool(environment: console.environment)
         defer { spool?.remove() }
         let prepared: PreparedSend
+        let registry = LocalTypes.senderRegistry(context)
         do {
-            let registry = LocalTypes.senderRegistry(context)
             let files =
                 paths.isEmpty
                 ? nil : try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, options: scanOptions, registry: registry)
@@ -188,6 +197,8 @@ struct SendCommand: ShareCommand {
                 options.cancellation = cancellation
                 options.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
                 options.retry = retry
+                options.compression = noCompress || node.settings.compression == false ? .off : CompressionSettings()
+                options.compressedTypes = CompressedTypes(registry: registry)
                 if let stall = EnvironmentWaits(console.environment).stall { options.idleTimeout = stall }
                 let single = destinations.count == 1
                 let who = single ? "" : "\(TerminalText.safe(destination.label)): "
@@ -336,11 +347,14 @@ struct SendCommand: ShareCommand {
         let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(moved) / report.seconds)))/s" : ""
         var resumed = report.resumedBytes > 0 ? " (\(ByteCount.format(report.resumedBytes)) were already there)" : ""
         if report.attempts > 1 { resumed += " after \(report.attempts) connections" }
+        let compressed = report.compression.flatMap { statistics in
+            statistics.compressedChunks == 0 ? nil : ", \(ByteCount.format(statistics.payloadBytes)) on the wire (zstd)"
+        } ?? ""
         let who = OfferSummary.who(name: report.peerName, pinnedName: report.pinnedName, claimsNameOf: nil, trustedBy: nil)
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
-                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(resumed), "
+                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed)\(resumed), "
                 + "SHA-256 verified.")
         for item in report.items {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")

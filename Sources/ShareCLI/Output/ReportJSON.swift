@@ -94,7 +94,9 @@ enum ReportJSON {
             ("attempts", .int(Int64(report.attempts))),
             ("seconds", .double(report.seconds)),
             ("waitedSeconds", .double(report.waitedSeconds)),
-            ("verifiedFiles", .array(report.files.map(verified))),
+            // DATA payload bytes (after zstd); the same as "bytes" less what was resumed when nothing was compressed.
+            ("payloadBytes", report.compression.map { JSON.int(Int64($0.payloadBytes)) } ?? .null),
+                        ("verifiedFiles", .array(report.files.map(verified))),
         ])
     }
 

@@ -32,7 +32,8 @@ public struct NodeSettings: Sendable, Equatable {
     public var everyoneFor: Duration?
     /// Whether received files may keep execute bits (as `share receive --keep-executables`).
     public var executeBit: ExecutableBits?
-    /// Whether transfers may be compressed (stored; not applied yet).
+    /// Whether transfers may be compressed (docs/PROTOCOL.md §8): `share send` compresses unless it
+    /// is off or `--no-compress` is given, and `share receive` offers to decode zstd unless it is off.
     public var compression: Bool?
     /// The most bytes per second a transfer may use, 0 for no limit (`--limit-rate` overrides it).
     public var rateLimit: UInt64?

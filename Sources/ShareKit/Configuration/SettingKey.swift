@@ -22,7 +22,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .accept: "Whom 'share receive' accepts from: ask, trusted or everyone."
         case .everyoneFor: "How long 'everyone' lasts, then ask (none: no limit)."
         case .executeBit: "strip: nothing received is executable; keep-in-bundles: see below."
-        case .compression: "Whether transfers may be compressed: on or off."
+        case .compression: "Whether transfers may be compressed (zstd where it pays): on or off."
         case .rateLimit: "Most bytes a second per transfer, e.g. 10M, 500k; none: no limit."
         }
     }
@@ -46,8 +46,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// a setting chosen now takes effect once the code uses it.
     public var isApplied: Bool {
         switch self {
-        case .name, .dir, .port, .accept, .everyoneFor, .executeBit, .rateLimit: true
-        case .compression: false
+        case .name, .dir, .port, .accept, .everyoneFor, .executeBit, .rateLimit, .compression: true
         }
     }
 
@@ -74,7 +73,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .accept: ReceivePolicy.ask.rawValue
         case .everyoneFor: "none"
         case .executeBit: Self.executeBitWord(.removed)
-        case .compression: "off"
+        case .compression: "on"
         case .rateLimit: "none"
         }
     }

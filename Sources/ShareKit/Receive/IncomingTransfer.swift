@@ -32,6 +32,8 @@ struct IncomingTransfer {
     private var pairing: PairingRequest?
     private var staging: StagingArea?
     private var writer: FileWriter?
+    /// Decompresses zstd DATA, one chunk at a time, into at most its announced length.
+    private let decompressor = ChunkDecompressor()
     private var finished = false
     /// Ends connections that have not made their offer in time (disarmed once they have).
     private var watchdog: Watchdog?
@@ -207,8 +209,15 @@ struct IncomingTransfer {
                 writer?.open(fileIndex: index, offset: offset)
                 bytesReceived += offset
             case .write(_, let chunk):
-                writer?.write(chunk.bytes)
-                bytesReceived += UInt64(chunk.fileByteCount)
+                let bytes: [UInt8]
+                do {
+                    bytes = try decompressor.fileBytes(of: chunk)
+                } catch {
+                    perform(session.fail(error))
+                    return
+                }
+                writer?.write(bytes)
+                bytesReceived += UInt64(bytes.count)
                 reportProgress(force: false)
             case .closeFile(let index, let digest):
                 writer?.close(fileIndex: index, expected: digest)
@@ -298,7 +307,8 @@ struct IncomingTransfer {
                 flags.insert(.compare)
             }
         }
-        return session.answerHello(name: name, features: [.resume], flags: flags)
+        let features: HelloFeatures = configuration.decodesZstd ? [.resume, .zstd] : [.resume]
+        return session.answerHello(name: name, features: features, flags: flags)
     }
 
     /// Pins the sender: both users confirmed the code.

@@ -65,6 +65,9 @@ public struct ReceiverConfiguration: Sendable {
     public var partialShare: Double = PartialStore.defaultShare
     /// The kept transfers of ``inbox``, with ``partialKeep`` and ``partialShare``.
     public var partials: PartialStore { PartialStore(inbox: inbox, keep: partialKeep, share: partialShare) }
+    /// Whether this receiver announces ZSTD in its HELLO, so senders may compress DATA
+    /// (docs/PROTOCOL.md §8); each chunk is decompressed into at most its announced length.
+    public var decodesZstd = true
     /// Whom to accept from.
     public var policy: ReceivePolicy = .ask
     /// Whether received files keep execute bits (only inside bundles, when asked for).

@@ -9,13 +9,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// The sender's disk thread: reads every file of a send in order and hashes it, ahead of the
-/// network thread, through a queue bounded in bytes.
+/// The sender's disk thread: reads every file of a send in order and hashes it (and, when ZSTD is
+/// in use, compresses it where that pays: ``ChunkCompressor``), ahead of the network thread,
+/// through a queue bounded in bytes.
 final class FileReader: Sendable {
     /// One step of the stream the network thread turns into frames.
     enum Chunk: Sendable {
-        /// File content from `offset` on.
-        case data(fileIndex: Int, offset: UInt64, bytes: [UInt8])
+        /// File content from `offset` on: the file's bytes (raw) or a zstd frame of them. Offsets
+        /// are always in the file's own bytes.
+        case data(fileIndex: Int, offset: UInt64, encoding: DataEncoding, bytes: [UInt8])
         /// The receiver holds the first `offset` bytes of the file and they are this file's
         /// (docs/PROTOCOL.md §7): the file continues from there.
         case resumed(fileIndex: Int, offset: UInt64)
@@ -38,11 +40,15 @@ final class FileReader: Sendable {
     private let prepared: PreparedSend
     /// What the receiver holds, by file index.
     private let have: [Int: HaveRecord]
+    /// Compresses the chunks read, when ZSTD is in use on the connection.
+    private let compressor: ChunkCompressor?
 
-    /// A reader of `prepared`; `have` is what the receiver said it holds (checked against the source).
-    init(_ prepared: PreparedSend, have: [HaveRecord] = []) {
+    /// A reader of `prepared`; `have` is what the receiver said it holds (checked against the
+    /// source); `compressor` turns the chunks into DATA payloads (nil: raw).
+    init(_ prepared: PreparedSend, have: [HaveRecord] = [], compressor: ChunkCompressor? = nil) {
         self.prepared = prepared
         self.have = Dictionary(have.map { (Int($0.fileIndex), $0) }, uniquingKeysWith: { first, _ in first })
+        self.compressor = compressor
     }
 
     /// Starts the disk thread.
@@ -91,6 +97,7 @@ final class FileReader: Sendable {
                 return
             }
             if entry.size > UInt64(Self.chunkSize) { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
+            compressor?.startFile(path: entry.path)
             var hasher = SHA256()
             var remaining = entry.size
             var offset: UInt64 = 0
@@ -114,6 +121,7 @@ final class FileReader: Sendable {
             }
             while remaining > 0 {
                 let count = Int(min(remaining, UInt64(Self.chunkSize)))
+                let started = ContinuousClock.now
                 var failure: Int?
                 // Read straight into the new array: no zero-filling first.
                 let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
@@ -135,7 +143,14 @@ final class FileReader: Sendable {
                 }
                 buffer.withUnsafeBytes { hasher.update($0) }
                 remaining -= UInt64(count)
-                if !batch.add(.data(fileIndex: index, offset: offset, bytes: buffer), cost: count) { return }
+                var (encoding, payload) = (DataEncoding.raw, buffer)
+                if let compressor {
+                    let chunk = compressor.chunk(
+                        fileIndex: UInt32(index), offset: offset, bytes: buffer, sourceTime: ContinuousClock.now - started)
+                    (encoding, payload) = (chunk.encoding, chunk.bytes)
+                }
+                let step = Chunk.data(fileIndex: index, offset: offset, encoding: encoding, bytes: payload)
+                if !batch.add(step, cost: payload.count) { return }
                 offset += UInt64(count)
             }
             if fstat(fd, &info) != 0 || UInt64(info.st_size) != entry.size {

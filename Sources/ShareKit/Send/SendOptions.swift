@@ -28,6 +28,12 @@ public struct SendOptions: Sendable {
     public var trustAnchors: TrustAnchors = .none
     /// The most bytes per second to send (`--limit-rate`); nil: as fast as the network allows.
     public var rateLimit: UInt64?
+    /// How DATA is compressed (docs/PROTOCOL.md §8); ``CompressionSettings/off`` (`--no-compress`)
+    /// offers no ZSTD and sends every byte raw.
+    public var compression = CompressionSettings()
+    /// Which files are already compressed as far as the sender's type registry knows: no zstd is
+    /// tried on them (nil: every file is sampled).
+    public var compressedTypes: CompressedTypes?
     /// Cancels the send from another thread (Ctrl-C): the receiver is told, nothing more is sent.
     public var cancellation: SendCancellation?
     /// Whether and how long to try again when the connection fails on the way (nil: never).

@@ -199,6 +199,10 @@ private struct SendRun {
     var currentFile = -1
     /// Bytes the receiver already held of this offer and that did not have to be sent again.
     var resumedBytes: UInt64 = 0
+    /// While ZSTD is in use: the compressor of the reader thread, and how fast the network takes
+    /// what this thread writes (docs/PROTOCOL.md §8).
+    var compressor: ChunkCompressor?
+    var pace: LinkPace?
 
     init(
         prepared: PreparedSend?, connection: SecureConnection, options: SendOptions, trust: TrustStore,
@@ -226,7 +230,8 @@ private struct SendRun {
             if prepared == nil || (pinned == nil && connection.peerTrustedBy == nil) { flags.insert(.compare) }
         }
         setReceiveTimeout(options.connectTimeout)
-        perform(session.start(Hello(name: options.deviceName, features: [.resume], flags: flags)))
+        let features: HelloFeatures = [.resume, options.compression.helloFeatures]
+        perform(session.start(Hello(name: options.deviceName, features: features, flags: flags)))
         negotiationStarted = .now
         while outcome == nil {
             if cancelled() { break }
@@ -386,7 +391,7 @@ private struct SendRun {
             peerVerification: verification, endpoint: connection.endpoint, items: items, files: files,
             bytes: manifest.totalBytes, seconds: (ContinuousClock.now - streamed).seconds,
             waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy,
-            resumedBytes: resumedBytes)
+            resumedBytes: resumedBytes, compression: compressor?.statistics)
     }
 
     private mutating func perform(_ actions: [SenderSession.Action]) {
@@ -456,7 +461,12 @@ private struct SendRun {
         guard let prepared else { return }
         setReceiveTimeout(options.idleTimeout)
         streamStarted = .now
-        let reader = FileReader(prepared, have: have)
+        if session.features.contains(.zstd) {
+            let pace = LinkPace()
+            self.pace = pace
+            compressor = ChunkCompressor(settings: options.compression, types: options.compressedTypes, pace: pace)
+        }
+        let reader = FileReader(prepared, have: have, compressor: compressor)
         reader.start()
         defer { reader.cancel() }
         do throws(TransportError) {
@@ -469,7 +479,7 @@ private struct SendRun {
                 } else {
                     if reader.isFinished { break }
                     // The disk is behind: send what is buffered rather than sit on it.
-                    try connection.flush()
+                    try paced(0) { () throws(TransportError) in try connection.flush() }
                     if !pollReceiver() { return }
                     guard let next = reader.next() else { break }
                     chunk = next
@@ -507,10 +517,12 @@ private struct SendRun {
     /// Turns one step of the reader into frames; false when the reader failed (the transfer ends).
     private mutating func frame(_ chunk: FileReader.Chunk) throws(TransportError) -> Bool {
         switch chunk {
-        case .data(let index, let offset, let bytes):
+        case .data(let index, let offset, let encoding, let bytes):
             currentFile = index
-            try connection.enqueueData(fileIndex: UInt32(index), offset: offset, bytes: bytes)
-            bytesSent += UInt64(bytes.count)
+            try paced(FrameType.headerSize + FrameType.dataHeaderSize + bytes.count) { () throws(TransportError) in
+                try connection.enqueueData(fileIndex: UInt32(index), offset: offset, encoding: encoding, bytes: bytes)
+            }
+            if case .zstd(let rawLength) = encoding { bytesSent += UInt64(rawLength) } else { bytesSent += UInt64(bytes.count) }
         case .resumed(_, let offset):
             resumedBytes += offset
             bytesSent += offset
@@ -528,6 +540,15 @@ private struct SendRun {
             }
         }
         return true
+    }
+
+    /// Runs `write`, which hands `bytes` to the connection (and may write to the socket), and tells
+    /// the compressor's ``LinkPace`` how long it took.
+    private func paced(_ bytes: Int, _ write: () throws(TransportError) -> Void) throws(TransportError) {
+        guard let pace else { return try write() }
+        let started = ContinuousClock.now
+        try write()
+        pace.wrote(bytes: bytes, in: .now - started)
     }
 
     /// Handles anything the receiver sent meanwhile; returns false when the transfer is over.
