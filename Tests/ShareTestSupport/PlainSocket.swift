@@ -131,6 +131,19 @@ enum PlainSocket {
         while unacknowledgedBytes(fd) > 0 && ContinuousClock.now < deadline { usleep(1000) }
     }
 
+    /// Reads and drops what the peer still sends until it closes its end (at most `limit`): a socket
+    /// closed with unread data sends a reset, and a reset makes the peer's kernel throw away what it
+    /// received but its program had not read yet.
+    static func discardUntilClosed(_ fd: Int32, limit: Duration) {
+        let deadline = ContinuousClock.now + limit
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while ContinuousClock.now < deadline {
+            guard wait(fd, for: Int32(POLLIN), milliseconds: 10) != 0 else { continue }
+            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR) { return }
+        }
+    }
+
     /// Waits (at most `milliseconds`) for `events` on `fd`; returns the events that came.
     static func wait(_ fd: Int32, for events: Int32, milliseconds: Int32) -> Int32 {
         var entry = pollfd(fd: fd, events: Int16(events), revents: 0)

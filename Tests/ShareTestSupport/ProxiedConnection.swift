@@ -100,7 +100,8 @@ final class ProxiedConnection: Sendable {
     /// Whether both threads are done and the descriptors closed.
     var hasEnded: Bool { state.withLock { $0.threadsRunning == 0 } }
 
-    /// Cuts the connection: both sides get a FIN, or a reset once what was forwarded was acknowledged.
+    /// Cuts the connection: both sides get a FIN (and nothing after it, not even a reset at the
+    /// close), or a reset once what was forwarded was acknowledged.
     func cut(_ mode: FaultProxy.CutMode) {
         end(.cut(mode), resetting: mode == .reset, draining: true)
     }
@@ -258,8 +259,10 @@ final class ProxiedConnection: Sendable {
             PlainSocket.setResetOnClose(client)
             PlainSocket.setResetOnClose(server)
         } else {
-            shutdown(client, Int32(SHUT_RDWR))
-            shutdown(server, Int32(SHUT_RDWR))
+            // A FIN each way; what the peers still send is read and dropped before the close
+            // (``threadEnded()``), so that the close is not a reset after all.
+            shutdown(client, Int32(SHUT_WR))
+            shutdown(server, Int32(SHUT_WR))
         }
     }
 
@@ -269,6 +272,10 @@ final class ProxiedConnection: Sendable {
             return state.threadsRunning == 0
         }
         if last {
+            if case .cut(.close) = state.withLock({ $0.ending }) {
+                PlainSocket.discardUntilClosed(client, limit: .seconds(1))
+                PlainSocket.discardUntilClosed(server, limit: .seconds(1))
+            }
             close(client)
             close(server)
         }
