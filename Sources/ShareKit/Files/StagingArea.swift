@@ -137,9 +137,7 @@ final class StagingArea {
             data.append(contentsOf: buffer[..<got])
         }
         close(fd)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(PartialTransfer.self, from: data)
+        return PartialStore.decode(data)
     }
 
     /// Records the partial transfer's metadata (now, and again when it is kept), replacing the

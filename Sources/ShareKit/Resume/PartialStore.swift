@@ -117,17 +117,40 @@ public struct PartialStore: Sendable {
     /// The metadata of the area at `path`, if it has valid metadata.
     static func read(_ path: String) -> PartialTransfer? {
         guard let data = FileManager.default.contents(atPath: path + "/" + metadataName) else { return nil }
+        return decode(data)
+    }
+
+    /// The metadata stored as `data`, if valid.
+    static func decode(_ data: Data) -> PartialTransfer? {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = timestamp(withFraction: true).date(from: text) ?? timestamp(withFraction: false).date(from: text)
+            else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
+            }
+            return date
+        }
         return try? decoder.decode(PartialTransfer.self, from: data)
     }
 
-    /// The metadata as stored.
+    /// The metadata as stored, with times to the millisecond: "oldest first" holds for two
+    /// transfers kept within one second.
     static func encode(_ partial: PartialTransfer) -> Data {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(timestamp(withFraction: true).string(from: date))
+        }
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(partial)) ?? Data()
+    }
+
+    /// An ISO 8601 timestamp format, with or without fractional seconds.
+    private static func timestamp(withFraction: Bool) -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        if withFraction { formatter.formatOptions.insert(.withFractionalSeconds) }
+        return formatter
     }
 
     /// Bytes of regular files under `path` (links not followed).
