@@ -38,6 +38,9 @@ enum POSIX {
             return nil
         }
         defer { closedir(dir) }
+        // A duplicated descriptor shares its position with the original: read from the start
+        // even when the folder was listed through it before.
+        rewinddir(dir)
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in

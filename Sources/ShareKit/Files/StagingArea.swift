@@ -82,8 +82,17 @@ final class StagingArea {
                 throw .inboxUnusable(path: root, reason: reason)
             }
         }
-        let areaFD = openat(stagingFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard areaFD >= 0, Self.lock(areaFD, waiting: existed ? lockWait : .zero) else {
+        var areaFD = openat(stagingFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        var locked = areaFD >= 0 && Self.lock(areaFD, waiting: existed ? lockWait : .zero)
+        var info = stat()
+        if locked, fstat(areaFD, &info) == 0, info.st_nlink == 0 {
+            // The connection that held it finished its commit and removed it meanwhile: a new one.
+            close(areaFD)
+            existed = mkdirat(stagingFD, name, 0o700) != 0
+            areaFD = openat(stagingFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            locked = areaFD >= 0 && Self.lock(areaFD, waiting: .zero)
+        }
+        guard locked else {
             let reason = areaFD >= 0 ? "another connection of the same sender is still using it" : POSIX.errorText()
             if areaFD >= 0 { close(areaFD) }
             close(stagingFD)
@@ -170,6 +179,7 @@ final class StagingArea {
 
     /// Creates the folders and links of `manifest` (files come later, as they arrive).
     func prepare(_ manifest: Manifest) throws(ReceiveError) {
+        if isContinued { rollBackInterruptedCommit() }
         for entry in manifest.entries {
             switch entry.kind {
             case .directory:
@@ -305,7 +315,13 @@ final class StagingArea {
     /// `renameat2(RENAME_NOREPLACE)` under a fresh random identifier: an entry appears whole or not
     /// at all. A bundle's own folder stays 0700 (so it can be moved out again); its mode and time
     /// travel in the metadata and are applied where it finally lands.
-    func commit(_ manifest: Manifest, entries: [InboxEntry]) throws(ReceiveError) -> [InboxEntry] {
+    ///
+    /// A resumable transfer has a decision point between the sync and the renames: its
+    /// ``CompletedOffer`` (with `digests`, the files' SHA-256, and the entries' identifiers) is
+    /// written durably. Killed before it, the area is still a partial transfer (the next
+    /// ``prepare(_:)`` moves the items back); killed after it, the offer is delivered, and the
+    /// renames left are done by ``finishCommit(_:)`` (docs/PROTOCOL.md §10).
+    func commit(_ manifest: Manifest, entries: [InboxEntry], digests: [[UInt8]] = []) throws(ReceiveError) -> [InboxEntry] {
         // Folder and link times (and folder modes) last, deepest first: reverse pre-order.
         for entry in manifest.entries.reversed() where !entry.kind.isRegularFile && !entry.isTopLevel {
             let (parentFD, name) = try parentDirectory(of: entry.path)
@@ -322,7 +338,7 @@ final class StagingArea {
         }
         var committed: [InboxEntry] = []
         for (index, item) in manifest.items.enumerated() {
-            let folder = ".share-entry-\(index)"
+            let folder = Self.entryFolderPrefix + String(index)
             guard mkdirat(areaFD, folder, 0o700) == 0 else {
                 throw .storageFailed(operation: "creating the inbox entry for", path: item.name, reason: POSIX.errorText())
             }
@@ -342,29 +358,91 @@ final class StagingArea {
                 metadata.folderModificationNanoseconds = top.modificationNanoseconds
             }
             try Self.writeNewFile(Inbox.encode(metadata), named: Inbox.metadataName, in: folderFD, mode: 0o600)
+            metadata.id = freeEntryID()
             committed.append(metadata)
         }
-        _ = unlinkat(areaFD, PartialStore.metadataName, 0)
+        if partial == nil { _ = unlinkat(areaFD, PartialStore.metadataName, 0) }
         if CShareLinux_syncfs(areaFD) != 0 {
             throw .storageFailed(operation: "syncing", path: root, reason: POSIX.errorText())
         }
+        var record: CompletedOffer?
+        if let partial {
+            TestPause.at("commit")
+            // The decision point.
+            let completed = CompletedOffer(
+                senderFingerprint: partial.senderFingerprint, offerID: partial.offerID, completedAt: Date(),
+                fileDigests: digests.map(Hex.encode), entryIDs: committed.map(\.id))
+            try store.save(completed, id: partial.id)
+            record = completed
+            TestPause.at("committed")
+        }
         for index in committed.indices {
-            committed[index].id = try publish(".share-entry-\(index)")
+            committed[index].id = try publish(Self.entryFolderPrefix + String(index), as: committed[index].id, record: &record)
         }
         if fsync(rootDirectoryFD) != 0 {
             throw .storageFailed(operation: "syncing", path: root, reason: POSIX.errorText())
         }
+        _ = unlinkat(areaFD, PartialStore.metadataName, 0)
         finish()
         return committed
     }
 
-    /// Renames a staged entry folder into the inbox under a new random identifier.
-    private func publish(_ folder: String) throws(ReceiveError) -> String {
+    /// The names of entry folders in the area: `.share-entry-<n>`.
+    private static let entryFolderPrefix = ".share-entry-"
+
+    /// The partial store this area belongs to.
+    private var store: PartialStore { PartialStore(inbox: root) }
+
+    /// Finishes a commit that passed its decision point (`record`) but was interrupted before every
+    /// entry was renamed into the inbox: renames the rest, then removes the area.
+    func finishCommit(_ record: CompletedOffer) {
+        var record: CompletedOffer? = record
+        for name in POSIX.directoryNames(consuming: dup(areaFD)) ?? [] where name.hasPrefix(Self.entryFolderPrefix) {
+            guard let index = Int(name.dropFirst(Self.entryFolderPrefix.count)), let ids = record?.entryIDs,
+                index >= 0, index < ids.count
+            else { continue }
+            _ = try? publish(name, as: ids[index], record: &record)
+        }
+        _ = fsync(rootDirectoryFD)
+        discard()
+    }
+
+    /// Moves the items of a commit interrupted before its decision point back to where they were
+    /// received, so the continued transfer finds them (and commits them again).
+    private func rollBackInterruptedCommit() {
+        for name in POSIX.directoryNames(consuming: dup(areaFD)) ?? [] where name.hasPrefix(Self.entryFolderPrefix) {
+            let folderFD = openat(areaFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard folderFD >= 0 else { continue }
+            for item in POSIX.directoryNames(consuming: dup(folderFD)) ?? [] where item != Inbox.metadataName {
+                _ = CShareLinux_rename_noreplace(folderFD, item, areaFD, item)
+            }
+            close(folderFD)
+            POSIX.removeTree(parent: areaFD, name: name)
+        }
+    }
+
+    /// An identifier no inbox entry has now.
+    private func freeEntryID() -> String {
+        var id = Self.randomName(bytes: 4)
+        while faccessat(rootDirectoryFD, id, F_OK, AT_SYMLINK_NOFOLLOW) == 0 { id = Self.randomName(bytes: 4) }
+        return id
+    }
+
+    /// Renames a staged entry folder into the inbox as `id`, or, when another entry took that
+    /// identifier meanwhile, under a new one (updating the completion `record`).
+    private func publish(_ folder: String, as id: String, record: inout CompletedOffer?) throws(ReceiveError) -> String {
+        var id = id
         for _ in 0..<100 {
-            let id = Self.randomName(bytes: 4)
             if CShareLinux_rename_noreplace(areaFD, folder, rootDirectoryFD, id) == 0 { return id }
             guard errno == EEXIST else {
                 throw .storageFailed(operation: "moving into the inbox", path: root + "/" + id, reason: POSIX.errorText())
+            }
+            let taken = id
+            id = freeEntryID()
+            if var changed = record, let partial, let index = changed.entryIDs.firstIndex(of: taken) {
+                changed.entryIDs[index] = id
+                try store.save(changed, id: partial.id)
+                record = changed
             }
         }
         throw .storageFailed(operation: "choosing an identifier in", path: root, reason: "every identifier tried was taken")

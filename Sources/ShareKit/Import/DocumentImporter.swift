@@ -124,14 +124,21 @@ public struct DocumentImporter: Sendable {
         let lock = try inbox.lock(id)
         defer { lock.release() }
         var entry = try inbox.entry(id)
+        if let interrupted = interruptedHandoff(&entry) { return interrupted }
         let plan = plan(entry)
         starting?(plan)
         entry.resolvedType = plan.resolution.type.rawValue
+        if !isOneRename(plan, entry: entry) {
+            entry.handoff = plan.application?.name ?? "the receive folder"
+            try? inbox.save(entry)
+        }
+        TestPause.at("import")
         let outcome: ImportResult.Outcome
         var warnings = plan.warnings
         do {
             outcome = try run(plan, entry: entry, password: password, cancellation: cancellation, warnings: &warnings)
         } catch {
+            entry.handoff = nil
             entry.state = .failed
             entry.failure = error.message
             entry.needsPassword = error.needsPassword
@@ -144,6 +151,7 @@ public struct DocumentImporter: Sendable {
                 outcome: .kept(failure: error.message, timedOut: error.timedOut),
                 warnings: warnings)
         }
+        TestPause.at("imported")
         do {
             try inbox.removeFolder(id)
         } catch {
@@ -152,6 +160,55 @@ public struct DocumentImporter: Sendable {
         return ImportResult(
             entry: entry, type: plan.resolution.type.rawValue, application: plan.application,
             receiveFolderReason: plan.receiveFolderReason, outcome: outcome, warnings: warnings)
+    }
+
+    /// What an import interrupted by the death of its process left (docs/ARCHITECTURE.md, "Import"),
+    /// settled without ever handing the document over twice: a document gone from its entry was
+    /// handed over (a rename took it), so the entry is removed; a document still there after a
+    /// handoff of more than one step (``InboxEntry/handoff``) may have reached its handler, so the
+    /// entry is marked failed for its user to decide. Returns nil when the import can run as usual.
+    private func interruptedHandoff(_ entry: inout InboxEntry) -> ImportResult? {
+        var info = stat()
+        let present = lstat(inbox.documentPath(of: entry), &info) == 0
+        let handler = entry.handoff
+        if present {
+            guard let handler else { return nil }
+            let failure =
+                "the receiver stopped while handing it to \(handler); if \(handler) does not have it, "
+                + "import it again with 'share inbox import \(entry.id)'"
+            entry.handoff = nil
+            entry.state = .failed
+            entry.failure = failure
+            try? inbox.save(entry)
+            return ImportResult(
+                entry: entry, type: entry.resolvedType ?? "", application: nil, receiveFolderReason: nil,
+                outcome: .kept(failure: failure, timedOut: false), warnings: [])
+        }
+        guard entry.state == .pending else { return nil }
+        try? inbox.removeFolder(entry.id)
+        let folder = prefersEntryReceiveFolder ? entry.receiveFolder ?? receiveFolder : receiveFolder
+        let outcome: ImportResult.Outcome =
+            handler == nil || handler == "the receive folder"
+            ? .receiveFolder(path: (openedReceiveFolder?.path ?? folder) + "/" + entry.name) : .imported(path: nil)
+        return ImportResult(
+            entry: entry, type: entry.resolvedType ?? "", application: nil, receiveFolderReason: nil,
+            outcome: outcome, warnings: [])
+    }
+
+    /// Whether handing the document over is one rename on one filesystem (the receive folder or a
+    /// `move` importer on the inbox's filesystem), which happened or did not: repeated after an
+    /// interruption, it cannot make a second copy.
+    private func isOneRename(_ plan: ImportPlan, entry: InboxEntry) -> Bool {
+        var destination =
+            openedReceiveFolder?.path ?? (prefersEntryReceiveFolder ? entry.receiveFolder ?? receiveFolder : receiveFolder)
+        if let handler = plan.handler {
+            guard case .move(let folder)? = handler.importer else { return false }
+            destination = folder
+        }
+        var source = stat()
+        var target = stat()
+        return stat(inbox.folder(of: entry.id), &source) == 0 && stat(destination, &target) == 0
+            && source.st_dev == target.st_dev
     }
 
     // MARK: - Handlers

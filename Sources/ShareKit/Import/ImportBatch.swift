@@ -11,11 +11,18 @@ final class ImportBatch: Sendable {
     private let cancellation: ImportCancellation
     private let state: Mutex<(results: [ImportResult?], running: [ImportApplication?])>
     private let group = DispatchGroup()
+    /// Entries handed over before (by an earlier connection of a continued offer): not imported
+    /// again; what became of them, and what the receipt says.
+    private let delivered: [Int: (result: ImportResult, receipt: ReceiptItem)]
 
-    init(importer: DocumentImporter, entries: [InboxEntry], cancellation: ImportCancellation) {
+    init(
+        importer: DocumentImporter, entries: [InboxEntry], cancellation: ImportCancellation,
+        delivered: [Int: (result: ImportResult, receipt: ReceiptItem)] = [:]
+    ) {
         self.importer = importer
         self.entries = entries
         self.cancellation = cancellation
+        self.delivered = delivered
         state = Mutex((Array(repeating: nil, count: entries.count), Array(repeating: nil, count: entries.count)))
     }
 
@@ -26,6 +33,10 @@ final class ImportBatch: Sendable {
             defer { group.leave() }
             for (index, entry) in entries.enumerated() {
                 let result: ImportResult
+                if let done = delivered[index] {
+                    state.withLock { $0.results[index] = done.result }
+                    continue
+                }
                 if cancellation.isCancelled {
                     // Left pending: 'share inbox import' takes it from here.
                     result = ImportResult(
@@ -72,7 +83,7 @@ final class ImportBatch: Sendable {
     func receiptItems(home: String?) -> [ReceiptItem] {
         state.withLock { state in
             state.results.enumerated().map { index, result in
-                result?.receiptItem(home: home) ?? ImportResult.pendingReceiptItem(application: state.running[index])
+                delivered[index]?.receipt ?? result?.receiptItem(home: home) ?? ImportResult.pendingReceiptItem(application: state.running[index])
             }
         }
     }

@@ -55,6 +55,13 @@ public struct InboxEntry: Codable, Sendable, Hashable {
     /// Nanoseconds of a bundle's modification time.
     public var folderModificationNanoseconds: UInt32?
 
+    /// An import that hands the document over in more than one step (a copy, a move across
+    /// filesystems, an archive unpacked, an importer command) records the handler here, durably,
+    /// before it starts, and clears it when it ends: found set, that import was interrupted (its
+    /// process was killed) and may or may not have finished, so it is not repeated by itself
+    /// (``DocumentImporter``).
+    public var handoff: String?
+
     /// Creates a pending entry (its identifier is assigned when it is committed to the inbox).
     public init(
         name: String, isBundle: Bool, files: Int, bytes: UInt64, senderName: String, senderFingerprint: String,
@@ -81,7 +88,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case name, isBundle, files, bytes, senderName, senderFingerprint, receivedAt, declaredType, receiveFolder, resolvedType
         case state, failure, needsPassword, attempts, lastAttemptAt, folderMode, folderModificationSeconds
-        case folderModificationNanoseconds
+        case folderModificationNanoseconds, handoff
     }
 
     /// Decodes an entry; its identifier comes from its folder's name, not from the file.
@@ -107,6 +114,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         folderModificationSeconds = try container.decodeIfPresent(Int64.self, forKey: .folderModificationSeconds)
         folderModificationNanoseconds = try container.decodeIfPresent(
             UInt32.self, forKey: .folderModificationNanoseconds)
+        handoff = try container.decodeIfPresent(String.self, forKey: .handoff)
     }
 
     /// Encodes every field but the identifier.
@@ -130,5 +138,6 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         try container.encodeIfPresent(folderMode, forKey: .folderMode)
         try container.encodeIfPresent(folderModificationSeconds, forKey: .folderModificationSeconds)
         try container.encodeIfPresent(folderModificationNanoseconds, forKey: .folderModificationNanoseconds)
+        try container.encodeIfPresent(handoff, forKey: .handoff)
     }
 }

@@ -54,6 +54,11 @@ struct IncomingTransfer {
     private var resumedBytes: UInt64 = 0
     /// The sender's user said the codes differ: nothing of the offer is kept.
     private var codesRejected = false
+    /// The partial transfer this offer is (with RESUME): its key, sender and offer.
+    private var resumable: PartialTransfer?
+    /// The record of this offer when it was committed before (its receipt was lost): every file is
+    /// already there, and nothing is placed again (docs/PROTOCOL.md §7, "Completed offers").
+    private var completedBefore: CompletedOffer?
 
     init(
         socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
@@ -81,6 +86,7 @@ struct IncomingTransfer {
         self.watchdog = watchdog
         defer { watchdog.cancel() }
         let connection: SecureConnection
+        TestPause.at("handshake")
         do {
             connection = try SecureConnection.accept(socket, context: context, handshakeTimeout: configuration.handshakeTimeout)
         } catch {
@@ -206,6 +212,10 @@ struct IncomingTransfer {
             case .verified:
                 if let pairing { events.finished(.paired(pairing, confirmed: true)) }
             case .openFile(let index, let offset):
+                if let completedBefore, let offer, offset != offer.manifest.fileSize(index) {
+                    perform(session.fail(Self.changedSince(completedBefore, path: offer.manifest.filePath(index))))
+                    return
+                }
                 writer?.open(fileIndex: index, offset: offset)
                 bytesReceived += offset
             case .write(_, let chunk):
@@ -220,8 +230,15 @@ struct IncomingTransfer {
                 bytesReceived += UInt64(bytes.count)
                 reportProgress(force: false)
             case .closeFile(let index, let digest):
+                if let completedBefore, let offer,
+                    index >= completedBefore.fileDigests.count || completedBefore.fileDigests[index] != Hex.encode(digest)
+                {
+                    perform(session.fail(Self.changedSince(completedBefore, path: offer.manifest.filePath(index))))
+                    return
+                }
                 writer?.close(fileIndex: index, expected: digest)
                 filesReceived += 1
+                if index == 0 { TestPause.at("data") }
             case .commit:
                 perform(commit())
             case .declined(let decision):
@@ -246,6 +263,7 @@ struct IncomingTransfer {
                             transfer.items[index].result = result
                             transfer.items[index].path = result.path(inbox: inbox)
                         }
+                        recordDeliveries(imports)
                     }
                     events.finished(.received(transfer))
                 }
@@ -287,6 +305,7 @@ struct IncomingTransfer {
     /// and whether the code is compared (docs/PROTOCOL.md §6).
     private mutating func greet(_ peer: Hello) -> [ReceiverSession.Action] {
         guard let connection else { return [] }
+        TestPause.at("offer")
         let judgement = gate.evaluate(
             name: peer.name, fingerprint: connection.peerFingerprint, caTrustedBy: peerTrustedBy?.displayName)
         self.judgement = judgement
@@ -369,6 +388,7 @@ struct IncomingTransfer {
     /// policy says so, and prepares the staging area when accepted.
     private mutating func decide(_ peer: Hello, _ manifest: Manifest) -> [ReceiverSession.Action] {
         guard let connection, let judgement else { return [] }
+        TestPause.at("prompt")
         let fingerprint = connection.peerFingerprint
         let offer = IncomingOffer(
             peerName: peer.name, peerFingerprint: fingerprint, peerAddress: connection.endpoint, manifest: manifest,
@@ -391,17 +411,21 @@ struct IncomingTransfer {
                 senderFingerprint: fingerprint.hex, offerID: Hex.encode(offerID), items: manifest.items.map(\.name),
                 fileCount: manifest.fileCount, totalBytes: manifest.totalBytes, acceptedAt: now, updatedAt: now)
         }
+        self.resumable = resumable
         let kept = resumable.flatMap { configuration.partials.kept($0) }
         if let kept { resumable?.acceptedAt = kept.acceptedAt }
+        let done = resumable.flatMap { configuration.partials.completed($0) }
         // The same documents from the same key, accepted within the keep window, are not asked again
         // (unless the codes are to be compared now: that needs the person).
-        let askAgain = kept == nil || session.showsCode
+        let askAgain = (kept == nil && done == nil) || session.showsCode
         if case .ask = judgement.verdict, askAgain,
             !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint)
         {
             return session.decided(Decision(.busy, message: "too many offers from this sender; try again in a minute"))
         }
-        if let refusal = storageRefusal(manifest, held: kept?.heldBytes ?? 0) { return session.decided(refusal) }
+        if done == nil, let refusal = storageRefusal(manifest, held: kept?.heldBytes ?? 0) {
+            return session.decided(refusal)
+        }
         let decision: Decision
         if case .ask = judgement.verdict, askAgain {
             let events = self.events
@@ -421,6 +445,17 @@ struct IncomingTransfer {
             let staging = try StagingArea(
                 root: configuration.inbox, resumable: resumable, executableBits: configuration.executableBits,
                 umask: configuration.umask)
+            if let resumable, let record = configuration.partials.completed(resumable) {
+                // Committed before (checked again now that this connection holds the area: a
+                // commit of an older connection may have just passed its decision point).
+                staging.finishCommit(record)
+                completedBefore = record
+                resumedBytes = manifest.totalBytes
+                have = record.haveRecords(sizes: manifest.fileEntryIndices.map { manifest.entries[$0].size })
+                setTimeouts(receive: configuration.idleTimeout)
+                dataStarted = .now
+                return session.decided(decision, have: have)
+            }
             self.staging = staging
             try staging.prepare(manifest)
             staging.saveMetadata()
@@ -478,6 +513,7 @@ struct IncomingTransfer {
 
     /// Waits for the disk thread, then commits every item.
     private mutating func commit() -> [ReceiverSession.Action] {
+        if let completedBefore { return deliverAgain(completedBefore) }
         guard let writer, let staging, let offer, let connection else {
             return session.fail(PeerError(.internalError, "the receiver lost its staging area"))
         }
@@ -499,21 +535,34 @@ struct IncomingTransfer {
         }
         let entries: [InboxEntry]
         do {
-            entries = try staging.commit(manifest, entries: metadata)
+            entries = try staging.commit(manifest, entries: metadata, digests: digests)
         } catch {
             return session.fail(PeerError(.receiverFailed, error.messageForPeer))
         }
         self.staging = nil
         self.writer = nil
+        return importAndAnswer(entries, digests: digests)
+    }
+
+    /// Starts the imports of the committed `entries` (but those in `delivered`), waits for them
+    /// as long as the sender may wait, and answers with the receipt.
+    private mutating func importAndAnswer(
+        _ entries: [InboxEntry], digests: [[UInt8]], delivered: [Int: (result: ImportResult, receipt: ReceiptItem)] = [:]
+    ) -> [ReceiverSession.Action] {
+        guard let offer, let connection else {
+            return session.fail(PeerError(.internalError, "the receiver lost its offer"))
+        }
+        let manifest = offer.manifest
+        let fingerprint = connection.peerFingerprint
         let inbox = Inbox(directory: configuration.inbox)
         var importer = DocumentImporter(
             inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
             environment: configuration.importEnvironment)
         importer.openedReceiveFolder = configuration.receiveFolder
-        let imports = ImportBatch(importer: importer, entries: entries, cancellation: control.imports)
+        let imports = ImportBatch(importer: importer, entries: entries, cancellation: control.imports, delivered: delivered)
         imports.start()
         self.imports = imports
-        _ = imports.wait(timeout: configuration.receiptWait)
+        if imports.wait(timeout: configuration.receiptWait) { recordDeliveries(imports) }
         let home = configuration.importEnvironment["HOME"]
         let items = zip(manifest.items, entries).map { item, entry in
             ReceivedTransfer.Item(
@@ -540,6 +589,67 @@ struct IncomingTransfer {
         let receipt = Receipt(items: imports.receiptItems(home: home))
         committedTransfer = continued
         return session.committed(receipt)
+    }
+
+    /// Answers an offer committed before by an earlier connection (whose receipt was lost): the
+    /// entries still in the inbox are imported (an import interrupted there is settled without a
+    /// second copy: ``DocumentImporter``), those handed over already are reported as they went.
+    private mutating func deliverAgain(_ record: CompletedOffer) -> [ReceiverSession.Action] {
+        guard let offer, let connection else {
+            return session.fail(PeerError(.internalError, "the receiver lost its offer"))
+        }
+        let inbox = Inbox(directory: configuration.inbox)
+        var entries: [InboxEntry] = []
+        var delivered: [Int: (result: ImportResult, receipt: ReceiptItem)] = [:]
+        for (index, item) in offer.manifest.items.enumerated() {
+            let id = index < record.entryIDs.count ? record.entryIDs[index] : ""
+            if !id.isEmpty, let entry = try? inbox.entry(id), entry.id == id {
+                entries.append(entry)
+                continue
+            }
+            var entry = InboxEntry(
+                name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
+                senderName: session.peer?.name ?? "", senderFingerprint: connection.peerFingerprint.hex,
+                receivedAt: record.completedAt, declaredType: nil)
+            entry.id = id
+            entries.append(entry)
+            let delivery = record.deliveries.flatMap { index < $0.count ? $0[index] : nil }
+            let receipt = delivery.map { ReceiptItem(ReceiptOutcome(wireValue: $0.outcome), $0.text) }
+                ?? ReceiptItem(.placed, "delivered when this offer was first received")
+            let outcome: ImportResult.Outcome =
+                receipt.outcome == .placed ? .receiveFolder(path: delivery?.path ?? receipt.text) : .imported(path: delivery?.path)
+            delivered[index] = (
+                ImportResult(
+                    entry: entry, type: "", application: nil, receiveFolderReason: nil, outcome: outcome, warnings: []),
+                receipt
+            )
+        }
+        let digests = record.fileDigests.map { Hex.decode($0) ?? [] }
+        return importAndAnswer(entries, digests: digests, delivered: delivered)
+    }
+
+    /// Adds what became of each item to the offer's completion record, once every import ended,
+    /// so a later continuation of the offer can say it again.
+    private func recordDeliveries(_ imports: ImportBatch) {
+        guard let resumable, var record = configuration.partials.completed(resumable), record.deliveries == nil else {
+            return
+        }
+        let inbox = Inbox(directory: configuration.inbox)
+        let home = configuration.importEnvironment["HOME"]
+        let results = imports.waitForAll()
+        record.deliveries = zip(imports.receiptItems(home: home), results).map { receipt, result in
+            CompletedOffer.Delivery(outcome: receipt.outcome.rawValue, text: receipt.text, path: result.path(inbox: inbox))
+        }
+        try? configuration.partials.save(record, id: resumable.id)
+    }
+
+    /// What the sender is told when its files differ from those committed for the same offer
+    /// (same names, sizes and times, other content).
+    static func changedSince(_ record: CompletedOffer, path: String) -> PeerError {
+        PeerError(
+            .receiverFailed,
+            "the receiver already has this offer, received whole before, but '\(path)' differs from what it received "
+                + "then; nothing was placed again (change the file's modification time to send it as a new offer)")
     }
 
     /// The team CA that vouches for the sender, if it is still trusted.
@@ -576,4 +686,12 @@ struct IncomingTransfer {
         try? connection.flush()
         connection.closeGracefully(drainFor: .seconds(2))
     }
+}
+
+extension Manifest {
+    /// The path of the file `index` (among the offer's files).
+    fileprivate func filePath(_ index: Int) -> String { entries[fileEntryIndices[index]].path }
+
+    /// The size of the file `index` (among the offer's files).
+    fileprivate func fileSize(_ index: Int) -> UInt64 { entries[fileEntryIndices[index]].size }
 }

@@ -32,6 +32,8 @@ public final class Receiver: Sendable {
         } catch {
             throw ReceiveError.inboxUnusable(path: configuration.inbox, reason: error.reason)
         }
+        // Commits a killed receiver left after their decision point are finished first.
+        configuration.partials.finishInterruptedCommits()
         StagingArea.removeAbandoned(in: configuration.inbox)
         configuration.partials.expire()
         // Staging folders of older versions, and scratch folders of imports across filesystems.

@@ -52,6 +52,13 @@ public struct PartialStore: Sendable {
 
     /// Every partial transfer kept, oldest first, with the bytes each holds.
     public func list() -> [PartialTransfer] {
+        // An area whose commit passed its decision point is no longer partial (it is finished
+        // the next time a receiver starts or the sender continues).
+        allAreas().filter { completed($0) == nil }
+    }
+
+    /// Every kept area, also those of commits interrupted after their decision point.
+    func allAreas() -> [PartialTransfer] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: stagingFolder)) ?? []
         return names.filter { $0.hasPrefix(Self.prefix) }.compactMap { name in
             guard var partial = Self.read(stagingFolder + "/" + name), partial.id == name else { return nil }
@@ -97,6 +104,7 @@ public struct PartialStore: Sendable {
     /// Removes partial transfers nobody continued within the keep window, then the oldest while
     /// they hold more than their share of the filesystem. Areas in use are left alone.
     public func expire(now: Date = Date()) {
+        expireCompleted(now: now)
         var partials = list()
         for partial in partials where partial.expires(keep: keep) < now {
             _ = remove(partial)
@@ -121,7 +129,10 @@ public struct PartialStore: Sendable {
     }
 
     /// The metadata stored as `data`, if valid.
-    static func decode(_ data: Data) -> PartialTransfer? {
+    static func decode(_ data: Data) -> PartialTransfer? { decode(data, as: PartialTransfer.self) }
+
+    /// A record stored as `data` (dates as ``encode(_:)`` writes them), if valid.
+    static func decode<Record: Decodable>(_ data: Data, as type: Record.Type) -> Record? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
@@ -131,12 +142,12 @@ public struct PartialStore: Sendable {
             }
             return date
         }
-        return try? decoder.decode(PartialTransfer.self, from: data)
+        return try? decoder.decode(type, from: data)
     }
 
     /// The metadata as stored, with times to the millisecond: "oldest first" holds for two
     /// transfers kept within one second.
-    static func encode(_ partial: PartialTransfer) -> Data {
+    static func encode(_ partial: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
