@@ -256,6 +256,7 @@ struct IncomingTransfer {
                 // After the RECEIPT went out: only now may the user interface act on it (stop a
                 // `--once` receiver, say) without cutting the sender off. Imports the receipt did
                 // not wait for end first.
+                let receiptArrived = senderClosedAfterReceipt()
                 if var transfer = committedTransfer {
                     if let imports {
                         let inbox = Inbox(directory: configuration.inbox)
@@ -263,8 +264,10 @@ struct IncomingTransfer {
                             transfer.items[index].result = result
                             transfer.items[index].path = result.path(inbox: inbox)
                         }
-                        recordDeliveries(imports)
+                        if !receiptArrived { recordDeliveries(imports) }
                     }
+                    // The sender has its receipt: the same offer sent again is a new one.
+                    if receiptArrived, let resumable { configuration.partials.forgetCompleted(resumable.id) }
                     events.finished(.received(transfer))
                 }
             case .failed(let failure):
@@ -562,7 +565,7 @@ struct IncomingTransfer {
         let imports = ImportBatch(importer: importer, entries: entries, cancellation: control.imports, delivered: delivered)
         imports.start()
         self.imports = imports
-        if imports.wait(timeout: configuration.receiptWait) { recordDeliveries(imports) }
+        _ = imports.wait(timeout: configuration.receiptWait)
         let home = configuration.importEnvironment["HOME"]
         let items = zip(manifest.items, entries).map { item, entry in
             ReceivedTransfer.Item(
@@ -626,6 +629,19 @@ struct IncomingTransfer {
         }
         let digests = record.fileDigests.map { Hex.decode($0) ?? [] }
         return importAndAnswer(entries, digests: digests, delivered: delivered)
+    }
+
+    /// Whether the sender read the RECEIPT: it closes with close_notify right after it, while a sender
+    /// that ends any other way sends ERROR first and a killed one sends nothing (docs/PROTOCOL.md §7).
+    private func senderClosedAfterReceipt() -> Bool {
+        guard resumable != nil, let connection else { return false }
+        do {
+            try connection.flush()
+        } catch {
+            return false
+        }
+        if case .end = connection.next(orWake: [control.wake], timeout: .seconds(2)) { return true }
+        return false
     }
 
     /// Adds what became of each item to the offer's completion record, once every import ended,

@@ -29,11 +29,24 @@ extension PartialStore {
     /// Writes the record of the offer kept as `id`, durably (the file and its folder are synced):
     /// once this returns, the offer counts as delivered.
     func save(_ record: CompletedOffer, id: String) throws(ReceiveError) {
-        do {
-            try AtomicFile.write(Self.encode(record), to: completedPath(id), mode: 0o600)
-        } catch {
-            throw .storageFailed(operation: "recording the commit of", path: completedPath(id), reason: "\(error)")
+        var attempts = 0
+        while true {
+            do {
+                return try AtomicFile.write(Self.encode(record), to: completedPath(id), mode: 0o600)
+            } catch {
+                // Another transfer may have just removed the (then empty) folder: once more.
+                attempts += 1
+                guard attempts < 3 else {
+                    throw .storageFailed(operation: "recording the commit of", path: completedPath(id), reason: "\(error)")
+                }
+            }
         }
+    }
+
+    /// Forgets the completed offer kept as `id` (its sender has the receipt).
+    func forgetCompleted(_ id: String) {
+        unlink(completedPath(id))
+        _ = rmdir(completedFolder)
     }
 
     /// Finishes the commits a receiver was killed in after their decision point (entries not yet
@@ -50,7 +63,7 @@ extension PartialStore {
     /// Forgets completion records older than the keep window (and unreadable ones).
     func expireCompleted(now: Date = Date()) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: completedFolder)) ?? []
-        for name in names where name.hasPrefix(Self.prefix) {
+        for name in names where name.hasPrefix(Self.prefix) && name.hasSuffix(".json") {
             let path = completedFolder + "/" + name
             let record = FileManager.default.contents(atPath: path).flatMap { Self.decode($0, as: CompletedOffer.self) }
             guard record.map({ $0.expires(keep: keep) < now }) ?? true else { continue }
