@@ -52,11 +52,13 @@ import Testing
             #expect((listed?["entries"] as? [Any])?.isEmpty == true, "no entry left: \(String(describing: listed))")
             #expect((listed?["partial"] as? [Any])?.isEmpty == true, "nothing kept: \(String(describing: listed))")
             // Not even the record of the completed offer: the sender closed after its receipt.
-            #expect(await waitUntil(timeout: .seconds(5)) { FileTree.allPaths(bob.inbox).isEmpty }, "\(FileTree.allPaths(bob.inbox))")
+            let clean = await waitUntil(timeout: .seconds(5)) { FileTree.allPaths(bob.inbox).isEmpty }
+            #expect(clean, "\(FileTree.allPaths(bob.inbox))")
         }
     }
 
-    @Test(arguments: phases) func aReceiverKilledAtThisPhaseAndStartedAgainGetsEverythingOnce(phase: String) async throws {
+    @Test(arguments: phases)
+    func aReceiverKilledAtThisPhaseAndStartedAgainGetsEverythingOnce(phase: String) async throws {
         let setup = Setup("kill-receiver-\(phase)", phase: phase)
         let first = setup.receive(setup.pausingBob)
         defer { first.forceKill() }
@@ -88,7 +90,8 @@ import Testing
         await setup.expectDeliveredOnce("\(phase): \(sent.stdout) \(second.stdout)")
     }
 
-    @Test(arguments: phases) func aSenderKilledAtThisPhaseAndRunAgainDeliversEverythingOnce(phase: String) async throws {
+    @Test(arguments: phases)
+    func aSenderKilledAtThisPhaseAndRunAgainDeliversEverythingOnce(phase: String) async throws {
         let setup = Setup("kill-sender-\(phase)", phase: phase)
         let receiver = setup.receive(setup.pausingBob)
         defer { receiver.forceKill() }

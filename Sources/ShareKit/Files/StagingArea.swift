@@ -321,7 +321,9 @@ final class StagingArea {
     /// written durably. Killed before it, the area is still a partial transfer (the next
     /// ``prepare(_:)`` moves the items back); killed after it, the offer is delivered, and the
     /// renames left are done by ``finishCommit(_:)`` (docs/PROTOCOL.md §10).
-    func commit(_ manifest: Manifest, entries: [InboxEntry], digests: [[UInt8]] = []) throws(ReceiveError) -> [InboxEntry] {
+    func commit(
+        _ manifest: Manifest, entries: [InboxEntry], digests: [[UInt8]] = []
+    ) throws(ReceiveError) -> [InboxEntry] {
         // Folder and link times (and folder modes) last, deepest first: reverse pre-order.
         for entry in manifest.entries.reversed() where !entry.kind.isRegularFile && !entry.isTopLevel {
             let (parentFD, name) = try parentDirectory(of: entry.path)
@@ -377,7 +379,8 @@ final class StagingArea {
             TestPause.at("committed")
         }
         for index in committed.indices {
-            committed[index].id = try publish(Self.entryFolderPrefix + String(index), as: committed[index].id, record: &record)
+            let folder = Self.entryFolderPrefix + String(index)
+            committed[index].id = try publish(folder, as: committed[index].id, record: &record)
         }
         if fsync(rootDirectoryFD) != 0 {
             throw .storageFailed(operation: "syncing", path: root, reason: POSIX.errorText())
@@ -430,7 +433,9 @@ final class StagingArea {
 
     /// Renames a staged entry folder into the inbox as `id`, or, when another entry took that
     /// identifier meanwhile, under a new one (updating the completion `record`).
-    private func publish(_ folder: String, as id: String, record: inout CompletedOffer?) throws(ReceiveError) -> String {
+    private func publish(
+        _ folder: String, as id: String, record: inout CompletedOffer?
+    ) throws(ReceiveError) -> String {
         var id = id
         for _ in 0..<100 {
             if CShareLinux_rename_noreplace(areaFD, folder, rootDirectoryFD, id) == 0 { return id }

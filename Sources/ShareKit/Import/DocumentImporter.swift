@@ -186,21 +186,24 @@ public struct DocumentImporter: Sendable {
         }
         guard entry.state == .pending else { return nil }
         try? inbox.removeFolder(entry.id)
-        let folder = prefersEntryReceiveFolder ? entry.receiveFolder ?? receiveFolder : receiveFolder
         let outcome: ImportResult.Outcome =
             handler == nil || handler == "the receive folder"
-            ? .receiveFolder(path: (openedReceiveFolder?.path ?? folder) + "/" + entry.name) : .imported(path: nil)
+            ? .receiveFolder(path: placementFolder(for: entry) + "/" + entry.name) : .imported(path: nil)
         return ImportResult(
             entry: entry, type: entry.resolvedType ?? "", application: nil, receiveFolderReason: nil,
             outcome: outcome, warnings: [])
+    }
+
+    /// The receive folder `entry` goes to when no application takes it.
+    private func placementFolder(for entry: InboxEntry) -> String {
+        openedReceiveFolder?.path ?? (prefersEntryReceiveFolder ? entry.receiveFolder ?? receiveFolder : receiveFolder)
     }
 
     /// Whether handing the document over is one rename on one filesystem (the receive folder or a
     /// `move` importer on the inbox's filesystem), which happened or did not: repeated after an
     /// interruption, it cannot make a second copy.
     private func isOneRename(_ plan: ImportPlan, entry: InboxEntry) -> Bool {
-        var destination =
-            openedReceiveFolder?.path ?? (prefersEntryReceiveFolder ? entry.receiveFolder ?? receiveFolder : receiveFolder)
+        var destination = placementFolder(for: entry)
         if let handler = plan.handler {
             guard case .move(let folder)? = handler.importer else { return false }
             destination = folder

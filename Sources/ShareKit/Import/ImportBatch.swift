@@ -13,11 +13,13 @@ final class ImportBatch: Sendable {
     private let group = DispatchGroup()
     /// Entries handed over before (by an earlier connection of a continued offer): not imported
     /// again; what became of them, and what the receipt says.
-    private let delivered: [Int: (result: ImportResult, receipt: ReceiptItem)]
+    private let delivered: [Int: Delivered]
+    /// What became of an entry handed over before, and what the receipt says of it.
+    typealias Delivered = (result: ImportResult, receipt: ReceiptItem)
 
     init(
         importer: DocumentImporter, entries: [InboxEntry], cancellation: ImportCancellation,
-        delivered: [Int: (result: ImportResult, receipt: ReceiptItem)] = [:]
+        delivered: [Int: Delivered] = [:]
     ) {
         self.importer = importer
         self.entries = entries
@@ -83,7 +85,8 @@ final class ImportBatch: Sendable {
     func receiptItems(home: String?) -> [ReceiptItem] {
         state.withLock { state in
             state.results.enumerated().map { index, result in
-                delivered[index]?.receipt ?? result?.receiptItem(home: home) ?? ImportResult.pendingReceiptItem(application: state.running[index])
+                delivered[index]?.receipt ?? result?.receiptItem(home: home)
+                    ?? ImportResult.pendingReceiptItem(application: state.running[index])
             }
         }
     }

@@ -231,7 +231,7 @@ struct IncomingTransfer {
                 reportProgress(force: false)
             case .closeFile(let index, let digest):
                 if let completedBefore, let offer,
-                    index >= completedBefore.fileDigests.count || completedBefore.fileDigests[index] != Hex.encode(digest)
+                    completedBefore.fileDigests.dropFirst(index).first != Hex.encode(digest)
                 {
                     perform(session.fail(Self.changedSince(completedBefore, path: offer.manifest.filePath(index))))
                     return
@@ -550,7 +550,7 @@ struct IncomingTransfer {
     /// Starts the imports of the committed `entries` (but those in `delivered`), waits for them
     /// as long as the sender may wait, and answers with the receipt.
     private mutating func importAndAnswer(
-        _ entries: [InboxEntry], digests: [[UInt8]], delivered: [Int: (result: ImportResult, receipt: ReceiptItem)] = [:]
+        _ entries: [InboxEntry], digests: [[UInt8]], delivered: [Int: ImportBatch.Delivered] = [:]
     ) -> [ReceiverSession.Action] {
         guard let offer, let connection else {
             return session.fail(PeerError(.internalError, "the receiver lost its offer"))
@@ -562,7 +562,8 @@ struct IncomingTransfer {
             inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
             environment: configuration.importEnvironment)
         importer.openedReceiveFolder = configuration.receiveFolder
-        let imports = ImportBatch(importer: importer, entries: entries, cancellation: control.imports, delivered: delivered)
+        let imports = ImportBatch(
+            importer: importer, entries: entries, cancellation: control.imports, delivered: delivered)
         imports.start()
         self.imports = imports
         _ = imports.wait(timeout: configuration.receiptWait)
@@ -603,11 +604,23 @@ struct IncomingTransfer {
         }
         let inbox = Inbox(directory: configuration.inbox)
         var entries: [InboxEntry] = []
-        var delivered: [Int: (result: ImportResult, receipt: ReceiptItem)] = [:]
+        var delivered: [Int: ImportBatch.Delivered] = [:]
         for (index, item) in offer.manifest.items.enumerated() {
             let id = index < record.entryIDs.count ? record.entryIDs[index] : ""
+            let delivery = record.deliveries.flatMap { index < $0.count ? $0[index] : nil }
             if !id.isEmpty, let entry = try? inbox.entry(id), entry.id == id {
                 entries.append(entry)
+                // An import that failed waits for its user ('share inbox import'), as it did.
+                if entry.state == .failed {
+                    let failure = entry.failure ?? "its import failed"
+                    delivered[index] = (
+                        ImportResult(
+                            entry: entry, type: entry.resolvedType ?? "", application: nil, receiveFolderReason: nil,
+                            outcome: .kept(failure: failure, timedOut: false), warnings: []),
+                        delivery.map { ReceiptItem(ReceiptOutcome(wireValue: $0.outcome), $0.text) }
+                            ?? ReceiptItem(.keptInInbox, "its import failed; it waits in the receiver's inbox")
+                    )
+                }
                 continue
             }
             var entry = InboxEntry(
@@ -616,11 +629,11 @@ struct IncomingTransfer {
                 receivedAt: record.completedAt, declaredType: nil)
             entry.id = id
             entries.append(entry)
-            let delivery = record.deliveries.flatMap { index < $0.count ? $0[index] : nil }
             let receipt = delivery.map { ReceiptItem(ReceiptOutcome(wireValue: $0.outcome), $0.text) }
                 ?? ReceiptItem(.placed, "delivered when this offer was first received")
             let outcome: ImportResult.Outcome =
-                receipt.outcome == .placed ? .receiveFolder(path: delivery?.path ?? receipt.text) : .imported(path: delivery?.path)
+                receipt.outcome == .placed
+                ? .receiveFolder(path: delivery?.path ?? receipt.text) : .imported(path: delivery?.path)
             delivered[index] = (
                 ImportResult(
                     entry: entry, type: "", application: nil, receiveFolderReason: nil, outcome: outcome, warnings: []),
@@ -654,7 +667,8 @@ struct IncomingTransfer {
         let home = configuration.importEnvironment["HOME"]
         let results = imports.waitForAll()
         record.deliveries = zip(imports.receiptItems(home: home), results).map { receipt, result in
-            CompletedOffer.Delivery(outcome: receipt.outcome.rawValue, text: receipt.text, path: result.path(inbox: inbox))
+            CompletedOffer.Delivery(
+                outcome: receipt.outcome.rawValue, text: receipt.text, path: result.path(inbox: inbox))
         }
         try? configuration.partials.save(record, id: resumable.id)
     }

@@ -37,7 +37,8 @@ extension PartialStore {
                 // Another transfer may have just removed the (then empty) folder: once more.
                 attempts += 1
                 guard attempts < 3 else {
-                    throw .storageFailed(operation: "recording the commit of", path: completedPath(id), reason: "\(error)")
+                    throw .storageFailed(
+                        operation: "recording the commit of", path: completedPath(id), reason: "\(error)")
                 }
             }
         }
