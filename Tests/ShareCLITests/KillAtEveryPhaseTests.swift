@@ -42,6 +42,21 @@ import Testing
             machine.start(["receive", "--port", String(port), "--dir", folder, "--accept", "all", "--json"])
         }
 
+        /// `share send` of the documents to the receiver on `port`.
+        func send(to port: UInt16) -> [String] { ["send"] + documents + ["--to", "127.0.0.1:\(port)"] }
+
+        /// A receiver that stops itself at the phase, and a sender (with `options`) started towards
+        /// it, once the receiver has stopped there.
+        func startUntilPaused(
+            phase: String, senderOptions options: [String] = []
+        ) async throws -> (receiver: RunningShare, sender: RunningShare, port: UInt16) {
+            let receiver = receive(pausingBob)
+            let port = try #require(await receiver.listeningPort())
+            let sender = alice.start(send(to: port) + options)
+            #expect(await receiver.waitForOutput(containing: "share: paused at \(phase)"), "\(receiver.stderr)")
+            return (receiver, sender, port)
+        }
+
         /// Everything arrived once, whole, and nothing is left behind in the inbox.
         func expectDeliveredOnce(_ context: String) async {
             #expect(FileTree.allPaths(folder) == ["Album", "Album/1.raw", "Album/2.raw", "report.bin"], "\(context)")
@@ -60,13 +75,12 @@ import Testing
     @Test(arguments: phases)
     func aReceiverKilledAtThisPhaseAndStartedAgainGetsEverythingOnce(phase: String) async throws {
         let setup = Setup("kill-receiver-\(phase)", phase: phase)
-        let first = setup.receive(setup.pausingBob)
-        defer { first.forceKill() }
-        let port = try #require(await first.listeningPort())
-        let sender = setup.alice.start(
-            ["send"] + setup.documents + ["--to", "127.0.0.1:\(port)", "--retry-for", "60s"])
-        defer { sender.forceKill() }
-        #expect(await first.waitForOutput(containing: "share: paused at \(phase)"), "\(first.stderr)")
+        let (first, sender, port) = try await setup.startUntilPaused(
+            phase: phase, senderOptions: ["--retry-for", "60s"])
+        defer {
+            first.forceKill()
+            sender.forceKill()
+        }
         first.forceKill()
         _ = await first.wait(timeout: .seconds(10))
 
@@ -79,7 +93,7 @@ import Testing
             #expect(sent.status == 1, "\(phase): \(sent.stderr)")
             #expect(FileTree.allPaths(setup.folder).isEmpty)
             _ = await second.listeningPort()
-            sent = await setup.alice.run(["send"] + setup.documents + ["--to", "127.0.0.1:\(port)"])
+            sent = await setup.alice.run(setup.send(to: port))
         }
         #expect(sent.status == 0, "\(phase): \(sent.stderr)")
         if ["commit", "committed", "import", "imported"].contains(phase) {
@@ -93,12 +107,11 @@ import Testing
     @Test(arguments: phases)
     func aSenderKilledAtThisPhaseAndRunAgainDeliversEverythingOnce(phase: String) async throws {
         let setup = Setup("kill-sender-\(phase)", phase: phase)
-        let receiver = setup.receive(setup.pausingBob)
-        defer { receiver.forceKill() }
-        let port = try #require(await receiver.listeningPort())
-        let first = setup.alice.start(["send"] + setup.documents + ["--to", "127.0.0.1:\(port)"])
-        defer { first.forceKill() }
-        #expect(await receiver.waitForOutput(containing: "share: paused at \(phase)"), "\(receiver.stderr)")
+        let (receiver, first, port) = try await setup.startUntilPaused(phase: phase)
+        defer {
+            receiver.forceKill()
+            first.forceKill()
+        }
         first.forceKill()
         _ = await first.wait(timeout: .seconds(10))
         try receiver.resume()
@@ -110,7 +123,7 @@ import Testing
             #expect(settled, "\(receiver.stdout)")
         }
 
-        let again = await setup.alice.run(["send"] + setup.documents + ["--to", "127.0.0.1:\(port)"])
+        let again = await setup.alice.run(setup.send(to: port))
         #expect(again.status == 0, "\(phase): \(again.stderr)")
         if ["commit", "committed", "import", "imported"].contains(phase) {
             // The receiver committed after its sender died: told so, the sender sends nothing again.
