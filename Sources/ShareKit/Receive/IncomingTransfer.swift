@@ -280,8 +280,12 @@ struct IncomingTransfer {
                     writer?.stop()
                     staging?.discard()
                 }
-                if staging?.partial != nil { configuration.partials.expire() }
+                // Let go of the area (the writer holds it too) before the failure is reported: its lock
+                // is free from then on, so `share inbox remove` and expiry can take it at once.
+                let kept = staging?.partial != nil
+                writer = nil
                 staging = nil
+                if kept { configuration.partials.expire() }
                 control.currentTicket?.withdraw("the transfer ended: \(failure)")
                 if let pairing {
                     events.finished(.paired(pairing, confirmed: false))
