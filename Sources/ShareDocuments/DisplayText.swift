@@ -38,4 +38,15 @@ public enum DisplayText {
             return properties.isBidiControl || properties.isDefaultIgnorableCodePoint
         }
     }
+
+    /// `number` with its thousands grouped by commas (`1,000,000`), as limits are shown.
+    public static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number.magnitude))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return (number < 0 ? "-" : "") + String(digits)
+    }
 }

@@ -5,8 +5,8 @@
 /// modes, sizes and limits). A `Manifest` value is therefore safe to act on. Paths that differ only
 /// in case are valid; ``caseCollisions`` lists them for a receiver whose folder ignores case.
 public struct Manifest: Sendable, Hashable {
-    /// Entries in offer order (pre-order: every folder precedes its contents).
-    public let entries: [ManifestEntry]
+    /// Entries in offer order (pre-order: every folder precedes its contents), stored compactly.
+    public let entries: ManifestEntries
     /// The items (top-level entries) in offer order.
     public let items: [ManifestItem]
     /// For the k-th file of the transfer, its index in ``entries``.
@@ -27,36 +27,61 @@ public struct Manifest: Sendable, Hashable {
     public init(entries: [ManifestEntry], declaredTotal: UInt64? = nil, limits: ManifestLimits = .protocolDefault)
         throws(ManifestError)
     {
+        if entries.count > limits.maxEntries { throw .tooManyEntries(count: entries.count, limit: limits.maxEntries) }
+        try self.init(entries: ManifestEntries(entries), declaredTotal: declaredTotal, limits: limits)
+    }
+
+    /// Validates `entries`.
+    ///
+    /// Besides the entries themselves, validation holds two hash tables of entry numbers (one for
+    /// exact paths, one for paths ignoring case), 16 bytes an entry each, and one index per file:
+    /// no `Set` or `Dictionary` of paths (docs/PERFORMANCE.md, "Offers of a million entries").
+    /// - Parameters:
+    ///   - entries: entries in offer order.
+    ///   - declaredTotal: the total the peer declared, checked against the sum of sizes.
+    ///   - limits: the bounds to enforce.
+    /// - Throws: ``ManifestError`` naming the first rule broken.
+    public init(entries: ManifestEntries, declaredTotal: UInt64? = nil, limits: ManifestLimits = .protocolDefault)
+        throws(ManifestError)
+    {
         if entries.isEmpty { throw .empty }
         if entries.count > limits.maxEntries { throw .tooManyEntries(count: entries.count, limit: limits.maxEntries) }
-        let offerBytes = entries.reduce(0) { $0 + $1.encodedSize }
+        let offerBytes = entries.encodedSize
         if offerBytes > limits.maxOfferBytes { throw .offerTooLarge(bytes: offerBytes, limit: limits.maxOfferBytes) }
 
         var items: [ManifestItem] = []
         var fileEntryIndices: [Int] = []
-        fileEntryIndices.reserveCapacity(entries.count)
-        var directories = Set<PathRules.ExactKey>()
-        var seen = Set<PathRules.ExactKey>()
-        seen.reserveCapacity(entries.count)
-        var folded = [String: String]()  // collision key -> first path
-        folded.reserveCapacity(entries.count)
+        var exactIndex = EntryIndex(capacity: entries.count)
+        var foldedIndex = EntryIndex(capacity: entries.count)
         var collisions: [(String, String)] = []
         var total: UInt64 = 0
         var links = LinkResolver()
         var linkIndices: [Int] = []
 
-        for (index, entry) in entries.enumerated() {
+        /// The earlier entry whose path is exactly `bytes`, and the hash of `bytes`.
+        func exactMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> (entry: Int?, hash: Int) {
+            let hash = EntryIndex.hash(bytes)
+            let entry = exactIndex.find(hash: hash) { other in
+                entries.withPathBytes(at: other) { $0.elementsEqual(bytes) }
+            }
+            return (entry, hash)
+        }
+
+        for index in entries.indices {
+            let entry = entries[index]
             let path = entry.path
             if let problem = PathRules.problem(in: path, limits: limits) {
                 throw .invalidPath(path: path, problem: problem)
             }
-            let exactKey = PathRules.ExactKey(path)
-            if !seen.insert(exactKey).inserted { throw .duplicatePath(path: path) }
+            let (duplicate, exactHash) = entries.withPathBytes(at: index) { exactMatch($0) }
+            if duplicate != nil { throw .duplicatePath(path: path) }
+            exactIndex.insert(index, hash: exactHash)
             let key = PathRules.collisionKey(path)
-            if let other = folded[key] {
-                if collisions.count < Self.collisionsKept { collisions.append((other, path)) }
+            let foldedHash = EntryIndex.hash(key)
+            if let other = foldedIndex.find(hash: foldedHash, equal: { PathRules.collisionKey(entries.path(at: $0)) == key }) {
+                if collisions.count < Self.collisionsKept { collisions.append((entries.path(at: other), path)) }
             } else {
-                folded[key] = path
+                foldedIndex.insert(index, hash: foldedHash)
             }
             if entry.mode & ~0o777 != 0 { throw .invalidMode(path: path, mode: entry.mode) }
             if entry.modificationNanoseconds >= 1_000_000_000 { throw .invalidTime(path: path) }
@@ -83,9 +108,10 @@ public struct Manifest: Sendable, Hashable {
                 if !entry.declaredType.isEmpty { throw .typeOnNestedEntry(path: path) }
                 // Byte for byte: Swift's `==` and `Set` equate canonically equivalent strings
                 // (`é` and `e` + U+0301), the filesystem does not.
-                guard directories.contains(PathRules.ExactKey(Self.parentPath(of: path))) else {
-                    throw .missingParent(path: path)
+                let parent = entries.withPathBytes(at: index) { bytes in
+                    exactMatch(UnsafeBufferPointer(rebasing: bytes[..<bytes.lastIndex(of: UInt8(ascii: "/"))!])).entry
                 }
+                guard let parent, entries.kind(at: parent) == .directory else { throw .missingParent(path: path) }
                 guard let current = items.last, Self.topComponent(of: path).utf8.elementsEqual(current.name.utf8) else {
                     throw .notContiguous(path: path)
                 }
@@ -94,13 +120,16 @@ public struct Manifest: Sendable, Hashable {
 
             switch entry.kind {
             case .directory:
-                directories.insert(exactKey)
+                break
             case .file, .note:
                 if entry.size > limits.maxTotalBytes { throw .tooLarge(bytes: entry.size, limit: limits.maxTotalBytes) }
                 let (sum, overflow) = total.addingReportingOverflow(entry.size)
                 if overflow || sum > limits.maxTotalBytes { throw .tooLarge(bytes: sum, limit: limits.maxTotalBytes) }
                 total = sum
-                if entry.kind == .file { fileEntryIndices.append(index) }
+                if entry.kind == .file {
+                    if fileEntryIndices.isEmpty { fileEntryIndices.reserveCapacity(entries.count - index) }
+                    fileEntryIndices.append(index)
+                }
                 items[items.count - 1].fileCount += 1
                 items[items.count - 1].byteCount += entry.size
             case .symlink:

@@ -29,7 +29,9 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
         func show(_ path: String) -> String { "'" + DisplayText.escape(path) + "'" }
         switch self {
         case .empty: return "the offer lists no files"
-        case .tooManyEntries(let count, let limit): return "the offer lists \(count) entries (the limit is \(limit))"
+        case .tooManyEntries(let count, let limit):
+            return "the offer lists \(DisplayText.grouped(count)) files, folders and links; one offer may hold "
+                + "\(DisplayText.grouped(limit)): send fewer at once"
         case .tooManyItems(let count, let limit): return "the offer lists \(count) items (the limit is \(limit))"
         case .invalidPath(let path, let problem): return "\(show(path)) is not a safe name: \(problem)"
         case .duplicatePath(let path): return "\(show(path)) is listed twice"

@@ -22,10 +22,10 @@ struct ByteReader {
         return bytes[position]
     }
 
-    mutating func u16() throws(WireError) -> UInt16 { try integer(UInt16.self) }
-    mutating func u32() throws(WireError) -> UInt32 { try integer(UInt32.self) }
-    mutating func u64() throws(WireError) -> UInt64 { try integer(UInt64.self) }
-    mutating func i64() throws(WireError) -> Int64 { Int64(bitPattern: try integer(UInt64.self)) }
+    mutating func u16() throws(WireError) -> UInt16 { UInt16(truncatingIfNeeded: try integer(2)) }
+    mutating func u32() throws(WireError) -> UInt32 { UInt32(truncatingIfNeeded: try integer(4)) }
+    mutating func u64() throws(WireError) -> UInt64 { try integer(8) }
+    mutating func i64() throws(WireError) -> Int64 { Int64(bitPattern: try integer(8)) }
 
     mutating func raw(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
         try need(count, "\(count) bytes")
@@ -62,16 +62,17 @@ struct ByteReader {
         return text
     }
 
-    private mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(WireError) -> T {
-        let size = MemoryLayout<T>.size
+    /// A big-endian integer of `size` bytes (not generic: an offer of a million entries reads five
+    /// million of them, which unspecialized generic code makes several times slower).
+    private mutating func integer(_ size: Int) throws(WireError) -> UInt64 {
         try need(size, "\(size) bytes")
-        var value: T = 0
-        for index in position..<(position + size) { value = value << 8 | T(bytes[index]) }
+        var value: UInt64 = 0
+        for index in position..<(position + size) { value = value << 8 | UInt64(bytes[index]) }
         position += size
         return value
     }
 
-    private func need(_ count: Int, _ what: String) throws(WireError) {
-        if remaining < count { throw .malformed(frameType, "the payload ends where \(what) should be") }
+    private func need(_ count: Int, _ what: @autoclosure () -> String) throws(WireError) {
+        if remaining < count { throw .malformed(frameType, "the payload ends where \(what()) should be") }
     }
 }

@@ -5,9 +5,9 @@ public enum Frame: Sendable, Hashable {
     /// Version, device name, features and flags; each side's first frame.
     case hello(Hello)
     /// The start of an offer: its size, and its first entries (not yet validated as a whole).
-    case offer(OfferStart, entries: [ManifestEntry])
+    case offer(OfferStart, entries: ManifestEntries)
     /// More entries of the offer.
-    case entries([ManifestEntry])
+    case entries(ManifestEntries)
     /// The receiver's answer to the offer.
     case decision(Decision)
     /// A piece of a file.

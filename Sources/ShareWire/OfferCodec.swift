@@ -27,23 +27,32 @@ public enum OfferCodec {
         if entry.kind == .note { writer.raw(entry.content) }
     }
 
+    /// The payload a sender puts in one OFFER or ENTRIES frame: far below what the protocol allows
+    /// (``FrameType/maxPayload``, 16 MiB), so that encoding a frame, and the receiver's buffer for
+    /// it, never hold more than about 1 MiB of an offer at once.
+    public static let preferredPayload = 1 << 20
+
     /// The frames that carry `manifest`: one OFFER, then as many ENTRIES as needed, each within
-    /// `maxPayload` bytes.
-    public static func frames(for manifest: Manifest, maxPayload: Int = FrameType.offer.maxPayload) -> [Frame] {
+    /// `maxPayload` bytes. Each frame's entries are a window of the manifest's (no copy).
+    public static func frames(for manifest: Manifest, maxPayload: Int = preferredPayload) -> [Frame] {
+        let entries = manifest.entries
         var frames: [Frame] = []
-        var batch: [ManifestEntry] = []
+        var batchStart = 0
         var size = offerHeaderBytes
-        for entry in manifest.entries {
-            let entrySize = encodedSize(of: entry)
-            if !batch.isEmpty && size + entrySize > maxPayload {
-                frames.append(frames.isEmpty ? .offer(start(manifest), entries: batch) : .entries(batch))
-                batch = []
+        func close(at end: Int) {
+            let batch = entries.window(batchStart..<end)
+            frames.append(frames.isEmpty ? .offer(start(manifest), entries: batch) : .entries(batch))
+        }
+        for index in entries.indices {
+            let entrySize = entries.encodedSize(at: index)
+            if index > batchStart && size + entrySize > maxPayload {
+                close(at: index)
+                batchStart = index
                 size = 0
             }
-            batch.append(entry)
             size += entrySize
         }
-        frames.append(frames.isEmpty ? .offer(start(manifest), entries: batch) : .entries(batch))
+        close(at: entries.count)
         return frames
     }
 
@@ -54,8 +63,8 @@ public enum OfferCodec {
 
     static func decodeEntries(
         _ reader: inout ByteReader, frameType: FrameType, limits: ManifestLimits
-    ) throws(WireError) -> [ManifestEntry] {
-        var entries: [ManifestEntry] = []
+    ) throws(WireError) -> ManifestEntries {
+        var entries = ManifestEntries()
         entries.reserveCapacity(min(reader.remaining / minimumEntryBytes, 1 << 16))
         while !reader.isAtEnd {
             let rawKind = try reader.u8()

@@ -73,7 +73,7 @@ public struct ReceiverSession: Sendable {
     private var currentFileOpened = false
     private var accepted = false
     private var offerStart: OfferStart?
-    private var offerEntries: [ManifestEntry] = []
+    private var offerEntries = ManifestEntries()
     /// What the offer's entries so far take on the wire (``ManifestLimits/maxOfferBytes``).
     private var offerBytes = 0
     private var held: [Int: UInt64] = [:]
@@ -107,7 +107,9 @@ public struct ReceiverSession: Sendable {
             return [.verify(peer: peer!)]
         case (.awaitingOffer, .offer(let start, let entries)):
             offerStart = start
-            offerEntries.reserveCapacity(min(Int(start.entryCount), 1 << 16))
+            // At most maxEntries records (ManifestLimits): reserving them at once spares the copies
+            // of growing one by one, which would double the peak for a large offer.
+            offerEntries.reserveCapacity(min(Int(start.entryCount), limits.maxEntries))
             return collect(entries)
         case (.receivingOffer, .entries(let entries)):
             return collect(entries)
@@ -221,12 +223,12 @@ public struct ReceiverSession: Sendable {
         }
     }
 
-    private mutating func collect(_ entries: [ManifestEntry]) -> [Action] {
+    private mutating func collect(_ entries: ManifestEntries) -> [Action] {
         guard let start = offerStart else { return [] }
         if offerEntries.count + entries.count > Int(start.entryCount) {
             return fail(WireError.malformed(.entries, "more entries than the OFFER announced (\(start.entryCount))"))
         }
-        offerBytes += entries.reduce(0) { $0 + $1.encodedSize }
+        offerBytes += entries.encodedSize
         if offerBytes > limits.maxOfferBytes {
             return fail(WireError.invalidOffer(.offerTooLarge(bytes: offerBytes, limit: limits.maxOfferBytes)))
         }
@@ -236,7 +238,7 @@ public struct ReceiverSession: Sendable {
             return []
         }
         let entries = offerEntries
-        offerEntries = []
+        offerEntries = ManifestEntries()
         do {
             let manifest = try Manifest(entries: entries, declaredTotal: start.totalBytes, limits: limits)
             self.manifest = manifest
@@ -289,10 +291,11 @@ public struct ReceiverSession: Sendable {
         } else if chunk.offset != currentFileBytes {
             return violation(frame, expected: "DATA for file \(currentFile) at offset \(currentFileBytes)")
         }
-        let entry = manifest.entries[manifest.fileEntryIndices[currentFile]]
+        let entryIndex = manifest.fileEntryIndices[currentFile]
+        let size = manifest.entries.size(at: entryIndex)
         let (received, overflow) = currentFileBytes.addingReportingOverflow(UInt64(chunk.fileByteCount))
-        if overflow || received > entry.size {
-            return fail(.sizeMismatch(path: entry.path, offered: entry.size, received: received))
+        if overflow || received > size {
+            return fail(.sizeMismatch(path: manifest.entries.path(at: entryIndex), offered: size, received: received))
         }
         currentFileBytes = received
         actions.append(.write(fileIndex: currentFile, chunk: chunk))

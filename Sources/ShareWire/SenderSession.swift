@@ -200,7 +200,7 @@ public struct SenderSession: Sendable {
             guard index < manifest.fileCount else {
                 return fail(WireError.malformed(.have, "a record for file \(index) of \(manifest.fileCount)"))
             }
-            let size = manifest.entries[manifest.fileEntryIndices[index]].size
+            let size = manifest.entries.size(at: manifest.fileEntryIndices[index])
             guard record.offset >= 1 && record.offset <= size else {
                 return fail(WireError.malformed(.have, "a record of \(record.offset) bytes for a file of \(size)"))
             }

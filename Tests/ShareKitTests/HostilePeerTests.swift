@@ -168,7 +168,7 @@ import Glibc
             let offer = RawOffer.frame([.init(path: "a")], count: 1_000_001)
             let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
             #expect(error?.code == .limitExceeded)
-            #expect(error?.message.contains("1000001 entries (the limit is 1000000)") == true)
+            #expect(error?.message.contains("1,000,001 files, folders and links; one offer may hold 1,000,000") == true)
             _ = scene.hostileOutcome()
         }
     }

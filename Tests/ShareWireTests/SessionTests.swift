@@ -138,7 +138,7 @@ import Testing
         var receiver = ReceiverSession(localName: "desk", limits: limits)
         _ = receiver.receive(.hello(Hello(name: "laptop")))
         _ = receiver.answerHello(features: [], flags: [])
-        #expect(receiver.receive(.offer(OfferStart(entryCount: 4, totalBytes: 4), entries: Array(entries.prefix(2)))) == [])
+        #expect(receiver.receive(.offer(OfferStart(entryCount: 4, totalBytes: 4), entries: ManifestEntries(entries.prefix(2)))) == [])
         let refused = receiver.receive(.entries([entries[2]]))
         #expect(
             refused.contains(

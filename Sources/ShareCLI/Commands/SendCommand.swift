@@ -273,7 +273,9 @@ struct SendCommand: ShareCommand {
             switch result {
             case .success(let report):
                 if json {
-                    console.line(ReportJSON.sent(report, to: destination, prepared: prepared).text())
+                    ReportJSON.printLine(
+                        ReportJSON.sent(report, to: destination, prepared: prepared), verifiedFiles: report.files,
+                        to: console)
                 } else {
                     printReport(report, console: console)
                 }

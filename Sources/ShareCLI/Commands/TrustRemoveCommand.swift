@@ -22,12 +22,13 @@ struct TrustRemoveCommand: ShareCommand {
         let blocked = store.blocked.first { $0.fingerprint == fingerprint }
         try TrustCommandSupport.update(context.paths) { $0.remove(fingerprint: fingerprint) }
         let name = verified?.name ?? blocked?.name ?? ""
-        let who = name.isEmpty ? "" : "\"\(TerminalText.safe(name))\" "
         let key = TrustCommandSupport.short(fingerprint)
+        // A peer saved without a name (blocked by its fingerprint alone) is named by its key.
+        let who = name.isEmpty ? "the peer with key \(key)" : "\"\(TerminalText.safe(name))\" (\(key))"
         if verified != nil {
-            context.console.line("Forgot \(who)(\(key)): it is no longer verified.")
+            context.console.line("Forgot \(who): it is no longer verified.")
         } else {
-            context.console.line("No longer blocking \(name.isEmpty ? key : who + "(" + key + ")").")
+            context.console.line("No longer blocking \(who).")
         }
         return ExitCode.success
     }

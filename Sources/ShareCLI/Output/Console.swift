@@ -77,6 +77,17 @@ public final class Console: Sendable {
     public func err(_ text: String) { emit(2, text) }
     /// Writes a line to stdout.
     public func line(_ text: String = "") { out(text + "\n") }
+
+    /// Writes to stdout the pieces `produce` hands over, with nothing else written between them: a
+    /// line too long to build in memory at once (a report listing a million files).
+    public func out(streaming produce: ((String) -> Void) -> Void) {
+        screen.withLock { screen in
+            let sharesScreen = stdoutIsTerminal && stderrIsTerminal
+            if sharesScreen { erase(&screen) }
+            produce { sink(1, $0) }
+            if sharesScreen { redraw(&screen) }
+        }
+    }
     /// Writes `Error: text` to stderr.
     public func error(_ text: String) { err("Error: \(text)\n") }
     /// Writes `Warning: text` to stderr.

@@ -93,7 +93,7 @@ final class ReceiveReporter: Sendable {
         switch outcome {
         case .received(let transfer):
             if json {
-                console.line(ReportJSON.received(transfer).text())
+                ReportJSON.printLine(ReportJSON.received(transfer), verifiedFiles: transfer.files, to: console)
             } else {
                 let who =
                     transfer.verifiedNow

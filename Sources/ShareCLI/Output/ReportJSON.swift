@@ -96,7 +96,6 @@ enum ReportJSON {
             ("waitedSeconds", .double(report.waitedSeconds)),
             // DATA payload bytes (after zstd); the same as "bytes" less what was resumed when nothing was compressed.
             ("payloadBytes", report.compression.map { JSON.int(Int64($0.payloadBytes)) } ?? .null),
-                        ("verifiedFiles", .array(report.files.map(verified))),
         ])
     }
 
@@ -145,13 +144,31 @@ enum ReportJSON {
             ("bytes", .int(Int64(transfer.bytes))),
             ("resumedBytes", .int(Int64(transfer.resumedBytes))),
             ("seconds", .double(transfer.seconds)),
-            ("verifiedFiles", .array(transfer.files.map { file in
-                .object([("path", .string(file.path)), ("bytes", .int(Int64(file.bytes))), ("sha256", .string(file.sha256))])
-            })),
         ])
     }
 
-    private static func verified(_ file: SendReport.VerifiedFile) -> JSON {
+    /// Prints `report` (``sent(_:to:prepared:)`` or ``received(_:)``) as one JSON line whose last
+    /// member is `verifiedFiles`, every file with its SHA-256, written in pieces of about 64 KiB:
+    /// for a million files the line is over 100 MB, which is never held in memory at once.
+    static func printLine(_ report: JSON, verifiedFiles files: VerifiedFiles, to console: Console) {
+        var head = report.text()
+        precondition(head.last == "}", "a report is an object")
+        head.removeLast()
+        console.out(streaming: { write in
+            var piece = head + (head.hasSuffix("{") ? "" : ",") + "\"verifiedFiles\":["
+            for (index, file) in files.enumerated() {
+                if index > 0 { piece += "," }
+                piece += verified(file).text()
+                if piece.utf8.count >= 64 << 10 {
+                    write(piece)
+                    piece = ""
+                }
+            }
+            write(piece + "]}\n")
+        })
+    }
+
+    private static func verified(_ file: VerifiedFile) -> JSON {
         .object([("path", .string(file.path)), ("bytes", .int(Int64(file.bytes))), ("sha256", .string(file.sha256))])
     }
 }

@@ -40,7 +40,7 @@ final class FileWriter: Sendable {
     private let queue = BoundedQueue<[Operation]>(maxCost: FileWriter.queueBudget)
     /// Operations collected on the network thread, not yet handed over.
     private let pending = Mutex<(operations: [Operation], bytes: Int)>(([], 0))
-    private let state: Mutex<(failure: Failure?, digests: [[UInt8]], written: Int64)>
+    private let state: Mutex<(failure: Failure?, digests: [UInt8], written: Int64)>
     private let done = DispatchSemaphore(value: 0)
     private let running = DispatchGroup()
     /// What a continued area already holds, by file index.
@@ -95,8 +95,9 @@ final class FileWriter: Sendable {
         if full { flush() }
     }
 
-    /// Waits until everything queued is written; returns each file's verified SHA-256, or the failure.
-    func finish() -> Result<[[UInt8]], Failure> {
+    /// Waits until everything queued is written; returns each file's verified SHA-256 (one after
+    /// another), or the failure.
+    func finish() -> Result<[UInt8], Failure> {
         add(.finish, cost: 0)
         flush()
         done.wait()
@@ -193,7 +194,7 @@ final class FileWriter: Sendable {
                 }
                 fd = -1
                 entry = nil
-                state.withLock { $0.digests.append(digest) }
+                state.withLock { $0.digests.append(contentsOf: digest) }
             case .finish:
                 return
             }

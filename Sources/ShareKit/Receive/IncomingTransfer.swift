@@ -524,7 +524,7 @@ struct IncomingTransfer {
         guard let writer, let staging, let offer, let connection else {
             return session.fail(PeerError(.internalError, "the receiver lost its staging area"))
         }
-        let digests: [[UInt8]]
+        let digests: [UInt8]
         switch writer.finish() {
         case .success(let verified): digests = verified
         case .failure(let failure): return session.fail(peerError(for: failure))
@@ -580,11 +580,7 @@ struct IncomingTransfer {
                     entry: entry, type: "", application: nil, receiveFolderReason: nil,
                     outcome: .kept(failure: "not imported yet", timedOut: false), warnings: []))
         }
-        let files = manifest.fileEntryIndices.enumerated().map { index, entryIndex in
-            ReceivedTransfer.VerifiedFile(
-                path: manifest.entries[entryIndex].path, bytes: manifest.entries[entryIndex].size,
-                sha256: Hex.encode(digests[index]))
-        }
+        let files = VerifiedFiles(manifest: manifest, digests: digests)
         let transfer = ReceivedTransfer(
             peerName: session.peer?.name ?? "", peerFingerprint: fingerprint,
             peerAddress: connection.endpoint, items: items, files: files, bytes: manifest.totalBytes,

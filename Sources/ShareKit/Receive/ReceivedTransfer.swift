@@ -20,14 +20,7 @@ public struct ReceivedTransfer: Sendable {
     }
 
     /// A received file and its verified SHA-256.
-    public struct VerifiedFile: Sendable {
-        /// The path in the offer.
-        public var path: String
-        /// Its size.
-        public var bytes: UInt64
-        /// Lowercase hex SHA-256, checked against the sender's.
-        public var sha256: String
-    }
+    public typealias VerifiedFile = ShareKit.VerifiedFile
 
     /// The sender's device name (escape before printing).
     public var peerName: String
@@ -38,7 +31,7 @@ public struct ReceivedTransfer: Sendable {
     /// The items, in offer order.
     public var items: [Item]
     /// Every file with its verified hash.
-    public var files: [VerifiedFile]
+    public var files: VerifiedFiles
     /// Content bytes.
     public var bytes: UInt64
     /// Seconds from the first byte of data to the commit.

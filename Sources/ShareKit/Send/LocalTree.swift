@@ -110,7 +110,7 @@ public struct SourcePaths: Sendable, RandomAccessCollection {
 /// Walks local paths into manifest entries.
 private struct Scanner {
     let options: ScanOptions
-    var entries: [ManifestEntry] = []
+    var entries = ManifestEntries()
     var itemParents: [String] = []
     var itemSources: [String] = []
     var followLinks: [Bool] = []
@@ -155,10 +155,10 @@ private struct Scanner {
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             guard access(path, R_OK) == 0 else { throw .cannotRead(path: path, reason: POSIX.errorText()) }
-            entries.append(Self.entry(.file, path: name, info: info, declaredType: Self.wellFormed(typeOf(absolute, false))))
+            try add(Self.entry(.file, path: name, info: info, declaredType: Self.wellFormed(typeOf(absolute, false))))
             followLinks.append(true)
         case S_IFDIR:
-            entries.append(Self.entry(.directory, path: name, info: info, declaredType: Self.wellFormed(typeOf(absolute, true))))
+            try add(Self.entry(.directory, path: name, info: info, declaredType: Self.wellFormed(typeOf(absolute, true))))
             var ancestors: Set<FileID> = [FileID(info)]
             try walk(directory: absolute, relative: name, inside: [], ancestors: &ancestors)
         default:
@@ -213,7 +213,7 @@ private struct Scanner {
                 guard faccessat(fd, name, R_OK, 0) == 0 else {
                     throw .cannotRead(path: shown(components), reason: POSIX.errorText())
                 }
-                entries.append(Self.entry(.file, path: childRelative, info: info))
+                try add(Self.entry(.file, path: childRelative, info: info))
                 followLinks.append(followed)
             case S_IFDIR:
                 let id = FileID(info)
@@ -221,7 +221,7 @@ private struct Scanner {
                     skip(components, .linkLoop, "a symbolic link to a folder it is itself inside")
                     continue
                 }
-                entries.append(Self.entry(.directory, path: childRelative, info: info))
+                try add(Self.entry(.directory, path: childRelative, info: info))
                 ancestors.insert(id)
                 try walk(directory: childPath, relative: childRelative, inside: components, ancestors: &ancestors)
                 ancestors.remove(id)
@@ -236,7 +236,7 @@ private struct Scanner {
                 var entry = Self.entry(.symlink, path: childRelative, info: info)
                 entry.mode = 0o777
                 entry.linkTarget = target
-                entries.append(entry)
+                try add(entry)
             case S_IFIFO: skip(components, .fifo, "a named pipe (FIFO)")
             case S_IFSOCK: skip(components, .socket, "a socket")
             case S_IFCHR: skip(components, .characterDevice, "a character device")
@@ -244,6 +244,25 @@ private struct Scanner {
             default: throw .unsupportedFile(path: shown(components), kind: Self.kindName(info.st_mode))
             }
         }
+    }
+
+    /// Adds `entry`, or refuses as soon as the offer would hold more entries or bytes of entries than
+    /// the protocol allows (before walking on through a tree that cannot be sent).
+    mutating func add(_ entry: ManifestEntry) throws(SendError) {
+        let limits = ManifestLimits.protocolDefault
+        if entries.count == limits.maxEntries {
+            throw .cannotOffer(
+                "cannot send '\(DisplayText.escape(shownRoot))': this send would offer more than "
+                    + "\(DisplayText.grouped(limits.maxEntries)) files, folders and links, the most one offer may hold; "
+                    + "send fewer at once (a folder's subfolders one by one) or leave some out with --exclude PATTERN")
+        }
+        if entries.encodedSize + entry.encodedSize > limits.maxOfferBytes {
+            throw .cannotOffer(
+                "cannot send '\(DisplayText.escape(shownRoot))': the names of the files, folders and links of this send "
+                    + "would take more than \(limits.maxOfferBytes >> 20) MiB in the offer, the most one offer may hold; "
+                    + "send fewer at once or leave some out with --exclude PATTERN")
+        }
+        entries.append(entry)
     }
 
     /// The path of an entry as the user would type it: the item as given, then the path inside it.
@@ -292,7 +311,7 @@ private struct Scanner {
     /// An offer path (`Item/a/b`) as the user would type it.
     func shownPath(ofEntry path: String) -> String {
         let components = PathRules.components(of: path)
-        let names = entries.filter(\.isTopLevel).map(\.path)
+        let names = entries.indices.filter { !entries.path(at: $0).contains("/") }.map { entries.path(at: $0) }
         guard let top = components.first, let item = names.firstIndex(where: { $0.utf8.elementsEqual(top.utf8) }),
             item < itemSources.count
         else { return path }

@@ -15,7 +15,9 @@ extension PreparedSend {
         }
         let manifest: Manifest
         do {
-            manifest = try Manifest(entries: [note] + (files?.manifest.entries ?? []))
+            var entries: ManifestEntries = [note]
+            if let files { entries.append(contentsOf: files.manifest.entries) }
+            manifest = try Manifest(entries: entries)
         } catch .duplicatePath(let path), .collidingPaths(let path, _) {
             throw .cannotOffer(
                 "the text and a file would both be named '\(DisplayText.escape(path))' on the receiver; "

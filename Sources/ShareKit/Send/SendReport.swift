@@ -19,14 +19,7 @@ public struct SendReport: Sendable {
     }
 
     /// One file and its SHA-256, verified by the receiver.
-    public struct VerifiedFile: Sendable {
-        /// The file's path in the offer.
-        public var path: String
-        /// Its size.
-        public var bytes: UInt64
-        /// Lowercase hex SHA-256.
-        public var sha256: String
-    }
+    public typealias VerifiedFile = ShareKit.VerifiedFile
 
     /// The receiver's device name as it calls itself (escape before printing).
     public var peerName: String
@@ -41,7 +34,7 @@ public struct SendReport: Sendable {
     /// The items, in the order sent.
     public var items: [Item]
     /// Every file with its verified hash.
-    public var files: [VerifiedFile]
+    public var files: VerifiedFiles
     /// Total content bytes.
     public var bytes: UInt64
     /// Seconds the data took, from the first byte sent to the receipt (the time spent deciding is

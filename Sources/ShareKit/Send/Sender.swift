@@ -188,7 +188,8 @@ private struct SendRun {
     var lastProgress: ContinuousClock.Instant?
     var bytesSent: UInt64 = 0
     var filesSent = 0
-    var digests: [[UInt8]] = []
+    /// Each sent file's SHA-256, one after another (``VerifiedFiles``).
+    var digests: [UInt8] = []
     var verification = PeerVerification.unverified(.senderUnattended)
     /// The question about the code, while the user is asked.
     var question: (ticket: PromptTicket, answer: PendingAnswer<Bool>)?
@@ -379,11 +380,7 @@ private struct SendRun {
                 source: prepared.itemSources[index], name: item.name, isBundle: item.isBundle,
                 outcome: receipt.items[index].outcome, text: receipt.items[index].text)
         }
-        let files = manifest.fileEntryIndices.enumerated().map { index, entryIndex in
-            SendReport.VerifiedFile(
-                path: manifest.entries[entryIndex].path, bytes: manifest.entries[entryIndex].size,
-                sha256: Hex.encode(digests[index]))
-        }
+        let files = VerifiedFiles(manifest: manifest, digests: digests)
         let streamed = streamStarted ?? .now
         let pinnedName = pinned.map(\.name).flatMap { $0 == session.peer?.name ? nil : $0 }
         return SendReport(
@@ -529,7 +526,7 @@ private struct SendRun {
         case .end(let index, var digest):
             if options.corruptDigestOfFile == index { digest[0] ^= 0xFF }
             try connection.enqueue(.fileEnd(fileIndex: UInt32(index), sha256: digest))
-            digests.append(digest)
+            digests.append(contentsOf: digest)
             filesSent = index + 1
         case .failure(let reason):
             perform(session.fail(PeerError(.senderFailed, reason)))
