@@ -317,12 +317,12 @@ final class StagingArea {
     /// travel in the metadata and are applied where it finally lands.
     ///
     /// A resumable transfer has a decision point between the sync and the renames: its
-    /// ``CompletedOffer`` (with `digests`, the files' SHA-256, and the entries' identifiers) is
+    /// ``CompletedOffer`` (with `digests`, the files' SHA-256 one after another, and the entries' identifiers) is
     /// written durably. Killed before it, the area is still a partial transfer (the next
     /// ``prepare(_:)`` moves the items back); killed after it, the offer is delivered, and the
     /// renames left are done by ``finishCommit(_:)`` (docs/PROTOCOL.md §10).
     func commit(
-        _ manifest: Manifest, entries: [InboxEntry], digests: [[UInt8]] = []
+        _ manifest: Manifest, entries: [InboxEntry], digests: [UInt8] = []
     ) throws(ReceiveError) -> [InboxEntry] {
         // Folder and link times (and folder modes) last, deepest first: reverse pre-order.
         for entry in manifest.entries.reversed() where !entry.kind.isRegularFile && !entry.isTopLevel {
@@ -373,7 +373,8 @@ final class StagingArea {
             // The decision point.
             let completed = CompletedOffer(
                 senderFingerprint: partial.senderFingerprint, offerID: partial.offerID, completedAt: Date(),
-                fileDigests: digests.map(Hex.encode), entryIDs: committed.map(\.id))
+                fileDigests: stride(from: 0, to: digests.count, by: 32).map { Hex.encode(Array(digests[$0..<($0 + 32)])) },
+                entryIDs: committed.map(\.id))
             try store.save(completed, id: partial.id)
             record = completed
             TestPause.at("committed")

@@ -554,7 +554,7 @@ struct IncomingTransfer {
     /// Starts the imports of the committed `entries` (but those in `delivered`), waits for them
     /// as long as the sender may wait, and answers with the receipt.
     private mutating func importAndAnswer(
-        _ entries: [InboxEntry], digests: [[UInt8]], delivered: [Int: ImportBatch.Delivered] = [:]
+        _ entries: [InboxEntry], digests: [UInt8], delivered: [Int: ImportBatch.Delivered] = [:]
     ) -> [ReceiverSession.Action] {
         guard let offer, let connection else {
             return session.fail(PeerError(.internalError, "the receiver lost its offer"))
@@ -640,7 +640,7 @@ struct IncomingTransfer {
                 receipt
             )
         }
-        let digests = record.fileDigests.map { Hex.decode($0) ?? [] }
+        let digests = record.fileDigests.flatMap { Hex.decode($0) ?? [UInt8](repeating: 0, count: 32) }
         return importAndAnswer(entries, digests: digests, delivered: delivered)
     }
 
