@@ -10,6 +10,8 @@
 #   7. resumption: a 1 GiB file cut at 50 % and resumed, and a link coming back (resume.sh)
 #   9. compression: zstd against --no-compress at 100 Mbit/s, 1 Gbit/s, unlimited (simulated hosts, tc tbf)
 #      and on loopback, for source code, text/JSON/logs and incompressible media (compression.sh; needs root)
+#  10. one sender to 1 and 3 receivers, and 16 senders into one receiver, on simulated hosts behind
+#      200 Mbit/s links (fanout.sh; needs root)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -380,3 +382,5 @@ echo
 SHARE="$SHARE" Tests/Benchmarks/resume.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/compression.sh
+echo
+SHARE="$SHARE" Tests/Benchmarks/fanout.sh
