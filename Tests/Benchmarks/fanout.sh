@@ -17,7 +17,8 @@
 # A benchmark, not a test: it fails only when a transfer fails or delivers wrong bytes.
 #
 # Environment: SHARE (default .build/release/share), ROUNDS, FANOUT_MIB (default 192), SENDER_MIB
-# (default 16), RATE (default 200mbit; e.g. 1gbit, or "unlimited": veth at the speed of the CPU).
+# (default 16), RATE (default 200mbit; e.g. 1gbit, or "unlimited": veth at the speed of the CPU),
+# SEND_FLAGS (more options for every `share send`, e.g. --no-compress).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SHARE=${SHARE:-$PWD/.build/release/share}
@@ -36,38 +37,12 @@ if ! missing=$("$LAN" check 2>&1); then
     exit 0
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/share-fanout-bench.XXXXXX")
-RECEIVERS=()
-cleanup() {
-    local status=$?
-    for pid in "${RECEIVERS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${RECEIVERS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    "$LAN" down >/dev/null 2>&1 || true
-    [ -n "${KEEP_WORK:-}" ] && echo "kept $WORK" >&2 || rm -rf "$WORK"
-    exit $status
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. Tests/Benchmarks/lan-bench-support.sh
+lan_bench_setup fanout
 
 fail() { echo "fanout bench: $*" >&2; exit 1; }
-now() { echo "${EPOCHREALTIME/,/.}"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
-# `exec`, so that a background `as ...` is the process itself and its pid can be signalled.
-as() {
-    local who=$1
-    shift
-    exec env HOME="$WORK/$who" SHARE_CONFIG_DIR="$WORK/$who/config" XDG_DATA_HOME="$WORK/$who/data" "$@"
-}
-# The port a `share receive --json` log says it listens on, once it says so.
-listening_port() {
-    for _ in $(seq 300); do
-        port=$(sed -n 's/.*"event":"listening".*"port":\([0-9]*\).*/\1/p' "$1" | head -n 1)
-        [ -n "$port" ] && { echo "$port"; return; }
-        sleep 0.1
-    done
-    fail "the receiver did not start: $(cat "$1")"
-}
 # Starts `share receive` on host $1 as $1 into $WORK/$1/in; prints nothing, sets RECEIVER_PID.
 start_receiver() {
     mkdir -p "$WORK/$1"
@@ -87,7 +62,7 @@ timed_send() {
     mkdir -p "$WORK/$who"
     started=$(now)
     env HOME="$WORK/$who" SHARE_CONFIG_DIR="$WORK/$who/config" XDG_DATA_HOME="$WORK/$who/data" \
-        /usr/bin/time -v -o "$WORK/$who.time" "$LAN" run "$host" "$SHARE" send "$@" --no-retry --json \
+        /usr/bin/time -v -o "$WORK/$who.time" "$LAN" run "$host" "$SHARE" send "$@" --no-retry --json ${SEND_FLAGS:-} \
         > "$WORK/$who.json" 2> "$WORK/$who.err" &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do

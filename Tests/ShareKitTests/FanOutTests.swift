@@ -33,7 +33,8 @@ import Testing
                 group.addTask {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
-                            prepared, toFirstOf: [Endpoint(parsing: endpoint)!], identity: sender.identity, options: options)
+                            prepared, toFirstOf: [Endpoint(parsing: endpoint)!], identity: sender.identity,
+                            options: options)
                         return (index, .success(report))
                     } catch {
                         return (index, .failure(error))
@@ -55,13 +56,17 @@ import Testing
         FileTree.makeFolder(dir.at("Project"))
         write(SampleBytes.random(count: 9 << 20 | 12345, seed: 1), to: dir.at("Project/data.bin"))
         write(SampleBytes.text(count: 5 << 20, seed: 2), to: dir.at("Project/server.log"))
-        for index in 0..<40 { write(SampleBytes.text(count: 100 + index * 97, seed: UInt64(index)), to: dir.at("Project/note\(index).txt")) }
+        for index in 0..<40 {
+            write(
+                SampleBytes.text(count: 100 + index * 97, seed: UInt64(index)), to: dir.at("Project/note\(index).txt"))
+        }
         write([], to: dir.at("Project/empty"))
         let harnesses = try receivers(3, in: dir)
         let prepared = try PreparedSend.scan([dir.at("Project")])
         let source = SharedSource(prepared)
 
-        let results = await sendToAll(prepared, endpoints: harnesses.map(\.endpoint), source: source, sender: try TestSender(in: dir))
+        let results = await sendToAll(
+            prepared, endpoints: harnesses.map(\.endpoint), source: source, sender: try TestSender(in: dir))
 
         for (index, result) in results.enumerated() {
             guard case .success(let report) = result else {
@@ -73,7 +78,8 @@ import Testing
                 #expect(hexDigest(of: dir.at("r\(index)/Project/\(name)")) == hexDigest(of: dir.at("Project/\(name)")))
             }
         }
-        #expect(Set(results.compactMap { try? $0.get().files.map(\.sha256) }).count == 1, "the same hashes for everyone")
+        #expect(
+            Set(results.compactMap { try? $0.get().files.map(\.sha256) }).count == 1, "the same hashes for everyone")
         #expect(source.bytesRead == prepared.manifest.totalBytes, "the files were read once for the three receivers")
     }
 
@@ -151,7 +157,8 @@ import Testing
         let harnesses = try receivers(2, in: dir)
         let othersDone = DispatchSemaphore(value: 0)
         let late = try ReceiverHarness(
-            in: dir, name: "late", identity: try Identity.loadOrCreate(in: dir.at("config-late")), inbox: dir.at("inbox-late"),
+            in: dir, name: "late", identity: try Identity.loadOrCreate(in: dir.at("config-late")),
+            inbox: dir.at("inbox-late"),
             decide: { _ in
                 othersDone.wait()
                 return Decision(.accepted)
@@ -191,7 +198,9 @@ import Testing
         var sender = try TestSender(in: dir)
         sender.options.compression = .off
 
-        let sending = Task { await sendToAll(prepared, endpoints: proxies.map(\.endpoint), source: source, sender: sender) }
+        let sending = Task {
+            await sendToAll(prepared, endpoints: proxies.map(\.endpoint), source: source, sender: sender)
+        }
         try await proxies[0].waitForBytes(.upstream, atLeast: 1 << 20)
         #expect(truncate(dir.at("big.bin"), off_t(total / 4)) == 0)
         for proxy in proxies { proxy.setRate(nil) }

@@ -1,5 +1,5 @@
-import ShareDocuments
 import Foundation
+import ShareDocuments
 import ShareTLS
 import Synchronization
 
@@ -49,7 +49,8 @@ public final class SharedSource: @unchecked Sendable {
         func continues(_ hashed: SHA256) -> Bool {
             if startOffset == 0 { return true }
             switch self {
-            case .data(_, _, _, let prefix, _, _), .end(_, _, let prefix, _): return prefix.finalizedCopy == hashed.finalizedCopy
+            case .data(_, _, _, let prefix, _, _), .end(_, _, let prefix, _):
+                return prefix.finalizedCopy == hashed.finalizedCopy
             case .failure: return false
             }
         }
@@ -125,7 +126,8 @@ public final class SharedSource: @unchecked Sendable {
         }
         if let first = fileStarts[fileIndex] {
             var number = max(first, oldest)
-            while number < end, let step = slots[number - base], step.fileIndex == fileIndex, step.startOffset <= offset {
+            while number < end, let step = slots[number - base], step.fileIndex == fileIndex, step.startOffset <= offset
+            {
                 if step.startOffset == offset { return step.continues(hashed) ? add(cursor: number) : nil }
                 number += 1
             }
@@ -157,7 +159,9 @@ public final class SharedSource: @unchecked Sendable {
                 var bytes = 0
                 var number = cursor
                 while number < end, bytes < FileReader.batchBytes, taken.count < FileReader.batchSteps {
-                    guard let step = slots[number - base] else { preconditionFailure("a destination's step was dropped") }
+                    guard let step = slots[number - base] else {
+                        preconditionFailure("a destination's step was dropped")
+                    }
                     taken.append(step)
                     bytes += step.cost
                     number += 1
@@ -223,7 +227,8 @@ public final class SharedSource: @unchecked Sendable {
                 let prefix = hasher
                 bytes.withUnsafeBytes { hasher.update($0) }
                 let step = Step.data(
-                    fileIndex: index, offset: offset, bytes: bytes, prefix: prefix, hashed: hasher, readTime: .now - started)
+                    fileIndex: index, offset: offset, bytes: bytes, prefix: prefix, hashed: hasher,
+                    readTime: .now - started)
                 guard append(step) else { return }
                 offset += UInt64(count)
             }
@@ -231,7 +236,9 @@ public final class SharedSource: @unchecked Sendable {
                 append(.failure(fileIndex: index, offset: offset, message: failure.message))
                 return
             }
-            guard append(.end(fileIndex: index, size: file.size, prefix: hasher, sha256: hasher.finalizedCopy)) else { return }
+            guard append(.end(fileIndex: index, size: file.size, prefix: hasher, sha256: hasher.finalizedCopy)) else {
+                return
+            }
         }
     }
 

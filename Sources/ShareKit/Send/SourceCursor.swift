@@ -117,7 +117,8 @@ struct SourceCursor {
         guard let file else { return nil }
         if offset < file.size {
             // Chunks end where the group's do, so a connection that resumed can join it again.
-            let count = Int(min(file.size - offset, UInt64(FileReader.chunkSize) - offset % UInt64(FileReader.chunkSize)))
+            let count = Int(
+                min(file.size - offset, UInt64(FileReader.chunkSize) - offset % UInt64(FileReader.chunkSize)))
             let started = ContinuousClock.now
             switch file.read(count) {
             case .success(let bytes):

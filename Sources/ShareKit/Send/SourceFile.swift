@@ -49,7 +49,8 @@ final class SourceFile {
         let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
             var filled = 0
             while filled < count {
-                let got = POSIX.readSome(fd, UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: raw[filled...])))
+                let got = POSIX.readSome(
+                    fd, UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: raw[filled...])))
                 if got <= 0 {
                     failure = got
                     break
@@ -84,7 +85,8 @@ final class SourceFile {
 
     /// Goes to `offset` from the start (to continue where another reader of the file stopped).
     func skip(_ offset: UInt64) -> SourceFailure? {
-        lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) ? nil : SourceFailure("cannot read '\(path)': \(POSIX.errorText())")
+        lseek(fd, off_t(offset), SEEK_SET) == off_t(offset)
+            ? nil : SourceFailure("cannot read '\(path)': \(POSIX.errorText())")
     }
 
     /// Why the file cannot count as sent whole, once read to its end (nil: it is still the size offered).
