@@ -47,6 +47,18 @@ import Testing
         }
     }
 
+    /// Expects every send of `results` to have succeeded, receiver `index` holding a copy of `name`
+    /// identical to the source.
+    func expectIntactCopies(of name: String, from results: [Result<SendReport, SendError>], in dir: TemporaryDirectory) {
+        for (index, result) in results.enumerated() {
+            guard case .success = result else {
+                Issue.record("receiver \(index): \(result)")
+                continue
+            }
+            #expect(hexDigest(of: dir.at("r\(index)/\(name)")) == hexDigest(of: dir.at(name)))
+        }
+    }
+
     func write(_ bytes: [UInt8], to path: String) {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
     }
@@ -139,13 +151,7 @@ import Testing
         proxy.setRate(nil)
         let slow = await slowDone.value
 
-        for (index, result) in (fast + [slow]).enumerated() {
-            guard case .success = result else {
-                Issue.record("receiver \(index): \(result)")
-                continue
-            }
-            #expect(hexDigest(of: dir.at("r\(index)/big.bin")) == hexDigest(of: dir.at("big.bin")))
-        }
+        expectIntactCopies(of: "big.bin", from: fast + [slow], in: dir)
         #expect(slowSoFar < total / 2, "the throttled receiver had \(slowSoFar) bytes when the others were done")
         #expect(source.bytesRead > UInt64(total), "the throttled receiver read on its own once out of the window")
     }
@@ -174,13 +180,7 @@ import Testing
         othersDone.signal()
         let lateResult = await lateDone.value
 
-        for (index, result) in (early + [lateResult]).enumerated() {
-            guard case .success = result else {
-                Issue.record("receiver \(index): \(result)")
-                continue
-            }
-            #expect(hexDigest(of: dir.at("r\(index)/big.bin")) == hexDigest(of: dir.at("big.bin")))
-        }
+        expectIntactCopies(of: "big.bin", from: early + [lateResult], in: dir)
         // The group read the file; the late one, which found the group gone, read it on its own up to
         // where the window still held the group's last chunks.
         #expect(source.bytesRead >= UInt64(2 * total - window))
