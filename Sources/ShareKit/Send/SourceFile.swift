@@ -1,3 +1,4 @@
+internal import CShareLinux
 import Foundation
 import ShareDocuments
 import ShareTLS
