@@ -12,6 +12,8 @@
 #      and on loopback, for source code, text/JSON/logs and incompressible media (compression.sh; needs root)
 #  10. offers of 100,000 and 1,000,000 entries: peak RSS of sender and receiver against tar | socat,
 #      and 1,000,001 entries refused (big-offer.sh; a tmpfs when run as root)
+#  11. one sender to 1 and 3 receivers, and 16 senders into one receiver, on simulated hosts behind
+#      200 Mbit/s links (fanout.sh; needs root)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -384,3 +386,5 @@ echo
 SHARE="$SHARE" Tests/Benchmarks/compression.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/big-offer.sh
+echo
+SHARE="$SHARE" Tests/Benchmarks/fanout.sh

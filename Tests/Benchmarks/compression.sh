@@ -30,36 +30,8 @@ if ! missing=$("$LAN" check 2>&1); then
     exit 0
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/share-compression-bench.XXXXXX")
-RECEIVERS=()
-cleanup() {
-    local status=$?
-    for pid in "${RECEIVERS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${RECEIVERS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    "$LAN" down >/dev/null 2>&1 || true
-    [ -n "${KEEP_WORK:-}" ] && echo "kept $WORK" >&2 || rm -rf "$WORK"
-    exit $status
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-now() { echo "${EPOCHREALTIME/,/.}"; }
-# `exec`, so that a background `as ...` is the process itself and its pid can be signalled.
-as() {
-    local who=$1
-    shift
-    exec env HOME="$WORK/$who" SHARE_CONFIG_DIR="$WORK/$who/config" XDG_DATA_HOME="$WORK/$who/data" "$@"
-}
-# The port a `share receive --json` log says it listens on, once it says so.
-listening_port() {
-    for _ in $(seq 300); do
-        port=$(sed -n 's/.*"event":"listening".*"port":\([0-9]*\).*/\1/p' "$1" | head -n 1)
-        [ -n "$port" ] && { echo "$port"; return; }
-        sleep 0.1
-    done
-    echo "compression bench: the receiver did not start: $(cat "$1")" >&2
-    exit 1
-}
+. Tests/Benchmarks/lan-bench-support.sh
+lan_bench_setup compression
 
 Tests/Benchmarks/make-compression-sets.sh "$WORK/sets" "$SET_MIB" > "$WORK/sets.txt"
 SETS=$(awk '{ print $1 }' "$WORK/sets.txt")

@@ -189,6 +189,8 @@ struct SendCommand: ShareCommand {
             cancellation.cancel()
         }
         defer { signals.cancel() }
+        // Several receivers: the files are read and hashed once for all of them.
+        let source = destinations.count > 1 ? SharedSource(prepared) : nil
         let results = await withTaskGroup(of: (Int, Result<SendReport, SendError>).self) { group in
             for (index, destination) in destinations.enumerated() {
                 var options = SendOptions(deviceName: node.deviceName(), expectedKey: destination.expectedKey)
@@ -197,6 +199,7 @@ struct SendCommand: ShareCommand {
                 options.cancellation = cancellation
                 options.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
                 options.retry = retry
+                options.sharedSource = source
                 options.compression = noCompress || node.settings.compression == false ? .off : CompressionSettings()
                 options.compressedTypes = CompressedTypes(registry: registry)
                 if let stall = EnvironmentWaits(console.environment).stall { options.idleTimeout = stall }

@@ -1,17 +1,14 @@
-internal import CShareLinux
 import Foundation
 import ShareDocuments
 import ShareTLS
 import ShareWire
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The sender's disk thread: reads every file of a send in order and hashes it (and, when ZSTD is
 /// in use, compresses it where that pays: ``ChunkCompressor``), ahead of the network thread,
-/// through a queue bounded in bytes.
+/// through a queue bounded in bytes. With a ``SharedSource`` (several destinations), it takes the
+/// bytes and hashes the group read wherever it can (``SourceCursor``) and compresses them for its
+/// own connection.
 final class FileReader: Sendable {
     /// One step of the stream the network thread turns into frames.
     enum Chunk: Sendable {
@@ -42,11 +39,18 @@ final class FileReader: Sendable {
     private let have: [Int: HaveRecord]
     /// Compresses the chunks read, when ZSTD is in use on the connection.
     private let compressor: ChunkCompressor?
+    /// Reads and hashes the files once for every destination of the send (nil: this one reads alone).
+    private let shared: SharedSource?
+    /// This reader's number in the shared source's group while it is in it, and whether it was
+    /// cancelled (so a cancelled reader leaves the group at once and holds no one back).
+    private let membership = Mutex<(member: Int?, cancelled: Bool)>((nil, false))
 
     /// A reader of `prepared`; `have` is what the receiver said it holds (checked against the
-    /// source); `compressor` turns the chunks into DATA payloads (nil: raw).
-    init(_ prepared: PreparedSend, have: [HaveRecord] = [], compressor: ChunkCompressor? = nil) {
+    /// source); `compressor` turns the chunks into DATA payloads (nil: raw); `shared` reads the
+    /// files for several destinations at once (nil: this reader reads them itself).
+    init(_ prepared: PreparedSend, have: [HaveRecord] = [], compressor: ChunkCompressor? = nil, shared: SharedSource? = nil) {
         self.prepared = prepared
+        self.shared = shared
         self.have = Dictionary(have.map { (Int($0.fileIndex), $0) }, uniquingKeysWith: { first, _ in first })
         self.compressor = compressor
     }
@@ -72,111 +76,62 @@ final class FileReader: Sendable {
     var isFinished: Bool { queue.isFinished }
 
     /// Stops reading (the network failed).
-    func cancel() { queue.cancel() }
+    func cancel() {
+        queue.cancel()
+        let member = membership.withLock { state in
+            state.cancelled = true
+            return state.member
+        }
+        if let member { shared?.leave(member) }
+    }
+
+    /// Notes that the cursor joined the group as `member` (or left it: nil).
+    private func joined(_ member: Int?) {
+        let cancelled = membership.withLock { state in
+            state.member = member
+            return state.cancelled
+        }
+        if cancelled, let member { shared?.leave(member) }
+    }
 
     private func run() {
         var batch = Batcher(queue: queue)
+        var cursor = SourceCursor(prepared, have: have, shared: shared) { [self] in joined($0) }
         defer {
+            cursor.leave()
             batch.flush()
             queue.close()
         }
         let manifest = prepared.manifest
-        for (index, entryIndex) in manifest.fileEntryIndices.enumerated() {
-            let entry = manifest.entries[entryIndex]
-            let path = prepared.sources[index]
-            let flags = O_RDONLY | O_CLOEXEC | (prepared.followLinks[index] ? 0 : O_NOFOLLOW)
-            let fd = open(path, flags)
-            guard fd >= 0 else {
-                batch.add(.failure("cannot read '\(path)': \(POSIX.errorText())"), cost: 1)
-                return
-            }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, UInt64(info.st_size) == entry.size else {
-                batch.add(.failure("'\(path)' changed after it was offered; send it again"), cost: 1)
-                return
-            }
-            if entry.size > UInt64(Self.chunkSize) { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
-            compressor?.startFile(path: entry.path)
-            var hasher = SHA256()
-            var remaining = entry.size
-            var offset: UInt64 = 0
-            if let record = have[index], record.offset > 0 {
-                // Continue only if the bytes the receiver holds are this file's first bytes.
-                let (prefix, failure) = Self.hashPrefix(fd, count: record.offset)
-                if let failure {
-                    batch.add(.failure("cannot read '\(path)': \(failure)"), cost: 1)
-                    return
-                }
-                if prefix.finalizedCopy == record.sha256 {
-                    hasher = prefix
-                    offset = record.offset
-                    remaining -= record.offset
-                    if !batch.add(.resumed(fileIndex: index, offset: offset), cost: 1) { return }
-                } else if lseek(fd, 0, SEEK_SET) != 0 {
-                    // Another version of the file: it starts over (the receiver drops what it held).
-                    batch.add(.failure("cannot read '\(path)': \(POSIX.errorText())"), cost: 1)
-                    return
-                }
-            }
-            while remaining > 0 {
-                let count = Int(min(remaining, UInt64(Self.chunkSize)))
-                let started = ContinuousClock.now
-                var failure: Int?
-                // Read straight into the new array: no zero-filling first.
-                let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
-                    var filled = 0
-                    while filled < count {
-                        let got = POSIX.readSome(fd, UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: raw[filled...])))
-                        if got <= 0 {
-                            failure = got
-                            break
-                        }
-                        filled += got
-                    }
-                    initialized = filled
-                }
-                if let got = failure {
-                    let reason = got == 0 ? "it became shorter while being sent" : POSIX.errorText(Int32(-got))
-                    batch.add(.failure("cannot read '\(path)': \(reason)"), cost: 1)
-                    return
-                }
-                buffer.withUnsafeBytes { hasher.update($0) }
-                remaining -= UInt64(count)
-                var (encoding, payload) = (DataEncoding.raw, buffer)
+        var startedFile = -1
+        func start(_ index: Int) {
+            guard index != startedFile else { return }
+            startedFile = index
+            compressor?.startFile(path: manifest.entries[manifest.fileEntryIndices[index]].path)
+        }
+        while let step = cursor.next() {
+            switch step {
+            case .data(let index, let offset, let bytes, let readTime):
+                start(index)
+                var (encoding, payload) = (DataEncoding.raw, bytes)
                 if let compressor {
-                    let chunk = compressor.chunk(
-                        fileIndex: UInt32(index), offset: offset, bytes: buffer, sourceTime: ContinuousClock.now - started)
+                    let chunk = compressor.chunk(fileIndex: UInt32(index), offset: offset, bytes: bytes, sourceTime: readTime)
                     (encoding, payload) = (chunk.encoding, chunk.bytes)
                 }
-                let step = Chunk.data(fileIndex: index, offset: offset, encoding: encoding, bytes: payload)
-                if !batch.add(step, cost: payload.count) { return }
-                offset += UInt64(count)
-            }
-            if fstat(fd, &info) != 0 || UInt64(info.st_size) != entry.size {
-                batch.add(.failure("'\(path)' changed while being sent; send it again"), cost: 1)
+                if !batch.add(.data(fileIndex: index, offset: offset, encoding: encoding, bytes: payload), cost: payload.count) {
+                    return
+                }
+            case .resumed(let index, let offset):
+                start(index)
+                if !batch.add(.resumed(fileIndex: index, offset: offset), cost: 1) { return }
+            case .end(let index, let digest):
+                start(index)
+                if !batch.add(.end(fileIndex: index, sha256: digest), cost: 1) { return }
+            case .failure(let message):
+                batch.add(.failure(message), cost: 1)
                 return
             }
-            if !batch.add(.end(fileIndex: index, sha256: hasher.finalize()), cost: 1) { return }
         }
-    }
-
-    /// The SHA-256 of the first `count` bytes of `fd` (read from its current position, the start).
-    private static func hashPrefix(_ fd: Int32, count: UInt64) -> (SHA256, failure: String?) {
-        var hasher = SHA256()
-        var remaining = count
-        var buffer = [UInt8](repeating: 0, count: chunkSize)
-        while remaining > 0 {
-            let want = Int(min(remaining, UInt64(chunkSize)))
-            let got = buffer.withUnsafeMutableBytes {
-                POSIX.readSome(fd, UnsafeMutableRawBufferPointer(rebasing: $0[..<want]))
-            }
-            if got < 0 { return (hasher, POSIX.errorText(Int32(-got))) }
-            if got == 0 { return (hasher, "it became shorter while being sent") }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
-            remaining -= UInt64(got)
-        }
-        return (hasher, nil)
     }
 
     /// Collects steps and hands them to the queue in batches.

@@ -42,6 +42,9 @@ public struct SendOptions: Sendable {
     public var onReconnect: (@Sendable (Reconnection) -> Void)?
     /// Told when the receiver already holds part of the offer, before the rest is sent.
     public var onResume: (@Sendable (Resumption) -> Void)?
+    /// Reads and hashes the files once for all the destinations of one send that share it
+    /// (`share send --to a --to b`); nil: this send reads its files alone.
+    public var sharedSource: SharedSource?
     /// Set when the receiver accepts (so a retry knows the receiver took the offer once).
     var acceptance: AcceptanceFlag?
     /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).

@@ -463,7 +463,7 @@ private struct SendRun {
             self.pace = pace
             compressor = ChunkCompressor(settings: options.compression, types: options.compressedTypes, pace: pace)
         }
-        let reader = FileReader(prepared, have: have, compressor: compressor)
+        let reader = FileReader(prepared, have: have, compressor: compressor, shared: options.sharedSource)
         reader.start()
         defer { reader.cancel() }
         do throws(TransportError) {
