@@ -1,8 +1,9 @@
 import Foundation
-import ShareKit
 import ShareTestSupport
 import Testing
 import TypeRegistry
+
+@testable import ShareKit
 
 #if canImport(Glibc)
     import Glibc
@@ -61,5 +62,60 @@ import TypeRegistry
         let damaged = registry(dir, "damaged", cache: Array(system.prefix(64)))
         #expect(knowsBeer(damaged))
         #expect(damaged.sharedMimeInfo.warnings.contains { $0.contains(dir.at("damaged/mime/mime.cache")) })
+    }
+
+    /// The merged registry is kept in the user's snapshot and read back by the next process, until
+    /// one of its sources changes: a package file, the registrations, or the snapshot itself.
+    @Test func theNextProcessReadsTheSnapshotUntilASourceChanges() throws {
+        let dir = TemporaryDirectory("type-snapshot")
+        let packages = dir.at("data/mime/packages")
+        FileTree.makeFolder(packages)
+        FileTree.writeText(packages + "/beer.xml", Self.beer)
+        let environment = [
+            "HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share",
+            "XDG_CACHE_HOME": dir.at("cache"),
+        ]
+        let store = ApplicationStore(directory: dir.at("apps"))
+        // Each provider stands for a new process.
+        func current() -> TypeRegistry { RegistryProvider(applications: store, environment: environment).current() }
+        let snapshot = dir.at("cache/share/type-registry.snapshot")
+
+        #expect(knowsBeer(current()))
+        #expect(FileManager.default.fileExists(atPath: snapshot))
+
+        // What the snapshot holds is what the next process answers: one planted for the same
+        // sources (a registry without the package's type) is believed.
+        let directories = SharedMimeInfo.defaultPackageDirectories(environment: environment)
+        func plant() throws {
+            let sources = RegistryProvider.sourcesKey(
+                databaseState: RegistryProvider.state(ofDirectories: directories), applicationsState: store.stateKey())
+            let key = try #require(RegistrySnapshotFile(environment: environment)).key(sources: sources)
+            let planted = try #require(TypeRegistry(sharedMimeInfo: TestApps.database).snapshot(key: key))
+            _ = FileManager.default.createFile(atPath: snapshot, contents: Data(planted))
+        }
+        try plant()
+        #expect(!knowsBeer(current()))
+
+        // A changed package file makes it stale: merged again, and written again.
+        FileTree.writeText(packages + "/beer.xml", Self.beer.replacingOccurrences(of: "*.btkr", with: "*.btkr2"))
+        #expect(current().resolve(ResolutionRequest(fileName: "stout.btkr2")).mimeType == "application/x-beertracker")
+        #expect(current().resolve(ResolutionRequest(fileName: "stout.btkr")).mimeType != "application/x-beertracker")
+
+        // So does a registration.
+        try plant()
+        let manifest = dir.at("Notes.plist")
+        FileTree.writeText(
+            manifest,
+            TestApps.manifest(
+                id: "com.example.notes", name: "Notes", typeID: "com.example.note", ext: "note",
+                importer: TestApps.folder("copy", "Store")))
+        _ = try store.register(manifestAt: manifest, homeDirectory: dir.at("home"))
+        #expect(current().handlers(for: "com.example.note").best?.applicationID == "com.example.notes")
+        #expect(current().resolve(ResolutionRequest(fileName: "stout.btkr2")).mimeType == "application/x-beertracker")
+
+        // A damaged snapshot is merged again and replaced.
+        _ = FileManager.default.createFile(atPath: snapshot, contents: Data("damaged".utf8))
+        #expect(current().handlers(for: "com.example.note").best?.applicationID == "com.example.notes")
+        #expect((try? FileManager.default.attributesOfItem(atPath: snapshot)[.size] as? Int) ?? 0 > 1000)
     }
 }
