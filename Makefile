@@ -4,10 +4,13 @@ SHELL := /bin/bash
 
 # Debian packages needed to build, test, demo and benchmark.
 # libldns-dev: wide-area DNS-SD updates (RFC 2136 + TSIG); bind9 (named, tsig-keygen) and bind9-dnsutils
-# (nsupdate): the DNS server of the routed-subnet tests and the bench.
+# (nsupdate): the DNS server of the routed-subnet tests and the bench. iproute2: ip (the simulated hosts) and
+# tc (their link rates in the fault lab). libzstd-dev: zstd-compressed DATA.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
-            libldns-dev bind9 bind9-dnsutils
+            libldns-dev bind9 bind9-dnsutils libzstd-dev \
+            libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base \
+            bash-completion zsh fish desktop-file-utils python3-jsonschema
 
 # Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
 BENCH_PACKAGES := libglib2.0-bin
@@ -23,7 +26,7 @@ SWIFT ?= swift
 # their own scratch folder, optimized (-O) and with AddressSanitizer. `--sanitize=fuzzer` tells
 # SwiftPM to let libFuzzer supply `main`; the instrumentation comes from `-sanitize=fuzzer,address`
 # in one flag, because with two `--sanitize` flags swiftc keeps only one of them.
-FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths
+FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths FuzzZstdFrame
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_SCRATCH := .build/fuzz
@@ -40,7 +43,24 @@ SANITIZER_ENV := SWIFT_BACKTRACE=enable=no
 ASAN_OPTIONS_TEST ?= detect_leaks=0
 TSAN_OPTIONS_TEST ?= suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp print_suppressions=1 second_deadlock_stack=1
 
-.PHONY: all deps bench-deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean
+# `make install` (PREFIX, DESTDIR as packagers expect) puts these in place; `make uninstall`
+# removes exactly what the last install wrote (listed in $(DATADIR)/share/installed-files).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+SYSTEMD_USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
+BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
+# Where the `share` to install was built (install-files alone installs a debug build, for tests).
+BUILD ?= .build/release
+SUBSTITUTE = sed -e 's|@bindir@|$(BINDIR)|g' -e 's|@libexecdir@|$(LIBEXECDIR)|g' -e 's|@datadir@|$(DATADIR)|g'
+
+.PHONY: all deps bench-deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
+        install install-files uninstall
 
 all: build
 
@@ -106,6 +126,47 @@ test-tsan: deps
 
 bench: release bench-deps
 	Tests/Benchmarks/bench.sh
+
+install: release
+	$(MAKE) --no-print-directory install-files BUILD=.build/release
+	@echo "Installed share in $(DESTDIR)$(PREFIX). Receive in the background: systemctl --user daemon-reload &&" \
+	      "systemctl --user enable --now share-receive"
+
+install-files:
+	@set -e; root='$(DESTDIR)'; work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
+	put() { install -D -m "$$1" "$$2" "$$root$$3"; echo "$$3" >> "$$work/installed"; }; \
+	put 755 $(BUILD)/share $(BINDIR)/share; \
+	put 755 Certificates/team-ca.sh $(BINDIR)/share-team-ca; \
+	put 644 Certificates/openssl-team-ca.cnf $(DATADIR)/share/openssl-team-ca.cnf; \
+	mkdir -p "$$work/man"; $(BUILD)/share __man-pages "$$work/man"; \
+	for page in "$$work"/man/*.1; do put 644 "$$page" $(MANDIR)/man1/$$(basename "$$page"); done; \
+	put 644 Certificates/share-team-ca.1 $(MANDIR)/man1/share-team-ca.1; \
+	for shell in bash zsh fish; do $(BUILD)/share completion $$shell > "$$work/completion.$$shell"; done; \
+	put 644 "$$work/completion.bash" $(BASH_COMPLETION_DIR)/share; \
+	put 644 "$$work/completion.zsh" $(ZSH_COMPLETION_DIR)/_share; \
+	put 644 "$$work/completion.fish" $(FISH_COMPLETION_DIR)/share.fish; \
+	sub() { $(SUBSTITUTE) "$$1" > "$$work/sub"; put "$$2" "$$work/sub" "$$3"; }; \
+	sub Install/share-receive.service.in 644 $(SYSTEMD_USER_UNIT_DIR)/share-receive.service; \
+	sub Install/share-send-dialog.in 755 $(LIBEXECDIR)/share/share-send-dialog; \
+	sub Install/file-managers/share-send.desktop.in 644 $(DATADIR)/applications/share-send.desktop; \
+	sub Install/file-managers/dolphin-servicemenu.desktop.in 644 $(DATADIR)/kio/servicemenus/share-send.desktop; \
+	sub Install/file-managers/thunar-sendto.desktop.in 644 $(DATADIR)/Thunar/sendto/share-send.desktop; \
+	sub Install/file-managers/thunar-uca.xml.in 644 $(DATADIR)/share/file-managers/thunar-uca.xml; \
+	sub Install/file-managers/send-with-share.in 755 $(DATADIR)/share/file-managers/send-with-share; \
+	put 644 README.md $(DATADIR)/doc/share/README.md; \
+	for doc in docs/*.md Certificates/README.md; do put 644 "$$doc" $(DATADIR)/doc/share/$$doc; done; \
+	echo $(DATADIR)/share/installed-files >> "$$work/installed"; \
+	install -D -m 644 "$$work/installed" "$$root$(DATADIR)/share/installed-files"
+
+uninstall:
+	@set -e; root='$(DESTDIR)'; list="$$root$(DATADIR)/share/installed-files"; \
+	if [ ! -f "$$list" ]; then echo "Nothing to uninstall: $$list does not exist."; exit 0; fi; \
+	while IFS= read -r file; do rm -f "$$root$$file"; done < "$$list"; \
+	for dir in $(LIBEXECDIR)/share $(DATADIR)/share/file-managers $(DATADIR)/share $(DATADIR)/doc/share/docs \
+	           $(DATADIR)/doc/share/Certificates $(DATADIR)/doc/share; do \
+	  rmdir "$$root$$dir" 2>/dev/null || true; \
+	done; \
+	echo "Removed share from $$root$(PREFIX)."
 
 clean:
 	rm -rf .build demo-out bench-out

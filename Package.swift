@@ -4,17 +4,18 @@
 //
 // Layers (dependencies point down only):
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit
+//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
-//                           ShareDocuments, TypeRegistry, ShareArchive
+//                           ShareDocuments, TypeRegistry, ShareArchive, ShareCompression
 //   ShareTransport      ->  ShareTLS, ShareWire
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
-//   ShareUnicode -> CShareICU (look-alike names, UTS #39)
+//   ShareUnicode -> CShareICU (look-alike names, UTS #39), ShareCompression -> CShareZstd (zstd DATA)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
-//   ShareKit, ShareArchive -> CShareLinux (C, system libraries)
+//   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd),
+//   ShareNotifications -> CShareDBus (libdbus) (C, system libraries)
 
 import PackageDescription
 
@@ -51,11 +52,27 @@ let package = Package(
         ),
         // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups.
         .systemLibrary(name: "CShareResolv"),
+        // Zstandard: per-chunk compression of DATA frames (docs/PROTOCOL.md §8).
+        .systemLibrary(
+            name: "CShareZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         // NLnet Labs' libldns: RFC 2136 updates signed with TSIG, for wide-area DNS-SD publishing.
         .systemLibrary(
             name: "CShareLDNS",
             pkgConfig: "ldns",
             providers: [.apt(["libldns-dev"])]
+        ),
+        .systemLibrary(
+            name: "CShareDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CShareSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
         ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
@@ -71,20 +88,23 @@ let package = Package(
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
         .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
+        .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
+        .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
+        .target(name: "ShareNotifications", dependencies: ["CShareDBus"]),
 
         // Use cases and the command line.
         .target(
             name: "ShareKit",
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
-                "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "CShareLinux",
+                "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "ShareCompression", "CShareLinux",
             ]
         ),
         .target(
             name: "ShareCLI",
             dependencies: [
                 "ShareKit", "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
-                "ShareDocuments", "TypeRegistry",
+                "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
             ]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
@@ -105,12 +125,19 @@ let package = Package(
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),
+        .testTarget(name: "ShareCompressionTests", dependencies: ["ShareCompression", "ShareTestSupport"]),
         .testTarget(name: "ShareTLSTests", dependencies: ["ShareTLS", "ShareTestSupport"]),
         .testTarget(name: "ShareDNSTests", dependencies: ["ShareDNS", "ShareDNSUpdate"]),
         .testTarget(
             name: "ShareDiscoveryTests", dependencies: ["ShareDiscovery", "ShareTestSupport", "ShareDiscoveryProbe"]),
+        // The DATA compressor alone, by level, run by hand (Tests/Benchmarks/CompressionBench/main.swift).
+        .executableTarget(
+            name: "CompressionBench", dependencies: ["ShareKit", "ShareWire", "TypeRegistry"],
+            path: "Tests/Benchmarks/CompressionBench"),
         // Runs inside simulated LAN hosts (Tests/Hosts/lan.sh) for the multi-host discovery tests.
         .executableTarget(name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
+        // The fault lab's TCP proxy as a process (Tests/Hosts/README.md), for tests across simulated hosts.
+        .executableTarget(name: "ShareFaultProxy", dependencies: ["ShareTestSupport"], path: "Tests/Hosts/ShareFaultProxy"),
         .testTarget(
             name: "ShareKitTests",
             dependencies: [
@@ -118,9 +145,11 @@ let package = Package(
                 "TypeRegistry", "ShareArchive",
             ]
         ),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport"]),
+        .testTarget(name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"]),
         // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
-        .testTarget(name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe"]),
+        .testTarget(
+            name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe", "ShareFaultProxy"]),
     ]
 )
 
@@ -130,10 +159,14 @@ let package = Package(
 if Context.environment["FUZZ"] != nil {
     package.targets.append(
         .target(name: "FuzzSupport", dependencies: ["ShareWire", "ShareDocuments"], path: "Tests/Fuzz/FuzzSupport"))
-    for name in ["FuzzFrameDecoder", "FuzzOffer", "FuzzBundlePaths"] {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzFrameDecoder", ["ShareWire", "ShareDocuments"]), ("FuzzOffer", ["ShareWire", "ShareDocuments"]),
+        ("FuzzBundlePaths", ["ShareWire", "ShareDocuments"]), ("FuzzZstdFrame", ["ShareCompression"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
         package.targets.append(
             .executableTarget(
-                name: name, dependencies: ["FuzzSupport", "ShareWire", "ShareDocuments"], path: "Tests/Fuzz/\(name)",
+                name: name, dependencies: ["FuzzSupport"] + dependencies, path: "Tests/Fuzz/\(name)",
                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
     }
 }

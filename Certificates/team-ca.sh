@@ -9,21 +9,29 @@
 #   team-ca.sh fingerprint FILE           the share fingerprint of the key in a certificate or
 #                                         request (what `share identity` shows on that node)
 #
-# Uses openssl-team-ca.cnf next to this script (or $TEAM_CA_CONFIG). Needs bash and the openssl
-# command (Debian: openssl).
+# Installed as `share-team-ca` by `make install` (man share-team-ca). Uses openssl-team-ca.cnf
+# next to this script, else the installed one ($PREFIX/share/share/), or $TEAM_CA_CONFIG. Needs
+# bash and the openssl command (Debian: openssl).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-config=${TEAM_CA_CONFIG:-$here/openssl-team-ca.cnf}
+if [ -n "${TEAM_CA_CONFIG:-}" ]; then
+    config=$TEAM_CA_CONFIG
+elif [ -f "$here/openssl-team-ca.cnf" ]; then
+    config=$here/openssl-team-ca.cnf
+else
+    config=$here/../share/share/openssl-team-ca.cnf
+fi
+me=$(basename "$0")
 
 usage() {
     echo "usage:" >&2
-    sed -n '3,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}/  /' >&2
+    sed -n '3,11p' "${BASH_SOURCE[0]}" | sed "s/^# \{0,1\}/  /; s/team-ca.sh/$me/" >&2
     exit 64
 }
 
 fail() {
-    echo "team-ca.sh: $*" >&2
+    echo "$me: $*" >&2
     exit 1
 }
 
@@ -80,7 +88,7 @@ cmd_issue() {
     out=$(absolute "$3")
     days=${4:-365}
     case $days in '' | *[!0-9]*) fail "DAYS must be a number of days, not '$days'" ;; esac
-    [ -f "$dir/ca.key" ] && [ -f "$dir/ca.crt" ] || fail "$dir is not a team CA folder (run: team-ca.sh init $1)"
+    [ -f "$dir/ca.key" ] && [ -f "$dir/ca.crt" ] || fail "$dir is not a team CA folder (run: $me init $1)"
     [ -f "$csr" ] || fail "no such request: $2"
     grep -q 'BEGIN CERTIFICATE REQUEST' "$csr" || fail "$2 is not a PEM certificate request (make one with: share identity csr --out FILE)"
     local log
@@ -111,5 +119,5 @@ case $command in
     issue) cmd_issue "$@" ;;
     fingerprint) cmd_fingerprint "$@" ;;
     -h | --help | help) usage ;;
-    *) echo "team-ca.sh: unknown command '$command'" >&2; usage ;;
+    *) echo "$me: unknown command '$command'" >&2; usage ;;
 esac

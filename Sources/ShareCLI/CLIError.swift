@@ -4,10 +4,31 @@ struct CLIError: Error, Sendable, CustomStringConvertible {
     var message: String
     /// The exit code.
     var exitCode: Int32
+    /// The outcome code of JSON output (docs/JSON.md), when more specific than the exit code says.
+    var outcome: String?
+    /// A usage error found only when the command ran (it needed the terminal or the settings):
+    /// printed with the usage, exit 64.
+    var usage: UsageError?
 
-    init(_ message: String, exitCode: Int32 = ExitCode.failure) {
+    init(_ message: String, exitCode: Int32 = ExitCode.failure, outcome: String? = nil) {
         self.message = message
         self.exitCode = exitCode
+        self.outcome = outcome
+    }
+
+    /// The outcome code of JSON output: `usage` (64), `unavailable` (69), else the specific code or `failed`.
+    var outcomeCode: String {
+        switch exitCode {
+        case ExitCode.usage: "usage"
+        case ExitCode.unavailable: "unavailable"
+        default: outcome ?? "failed"
+        }
+    }
+
+    /// A usage error, printed as the parser's are.
+    init(usage: UsageError) {
+        self.init(usage.message, exitCode: ExitCode.usage)
+        self.usage = usage
     }
 
     var description: String { message }

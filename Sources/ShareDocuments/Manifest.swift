@@ -29,6 +29,8 @@ public struct Manifest: Sendable, Hashable {
     {
         if entries.isEmpty { throw .empty }
         if entries.count > limits.maxEntries { throw .tooManyEntries(count: entries.count, limit: limits.maxEntries) }
+        let offerBytes = entries.reduce(0) { $0 + $1.encodedSize }
+        if offerBytes > limits.maxOfferBytes { throw .offerTooLarge(bytes: offerBytes, limit: limits.maxOfferBytes) }
 
         var items: [ManifestItem] = []
         var fileEntryIndices: [Int] = []
@@ -163,9 +165,22 @@ public struct Manifest: Sendable, Hashable {
         }
     }
 
-    /// The item that holds entry `index`.
+    /// The item that holds entry `index` (a binary search: items are contiguous and in order).
     public func itemIndex(ofEntry index: Int) -> Int? {
-        items.firstIndex { $0.entryRange.contains(index) }
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            let range = items[middle].entryRange
+            if index < range.lowerBound {
+                high = middle
+            } else if index >= range.upperBound {
+                low = middle + 1
+            } else {
+                return middle
+            }
+        }
+        return nil
     }
 
     /// Whether `identifier` is a well-formed type identifier: ASCII letters, digits, `.` and `-`.

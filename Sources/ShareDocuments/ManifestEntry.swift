@@ -24,6 +24,16 @@ public struct ManifestEntry: Sendable, Hashable {
     /// A note's text, as UTF-8 (empty for every other kind): it travels in the offer.
     public var content: [UInt8]
 
+    /// Bytes of an encoded entry besides its strings: kind, path length, mode, modification time
+    /// (seconds and nanoseconds), size, link target length, type length (docs/PROTOCOL.md §4).
+    public static let fixedEncodedSize = 1 + 2 + 2 + 8 + 4 + 8 + 2 + 1
+
+    /// The bytes this entry takes in an OFFER or ENTRIES frame.
+    public var encodedSize: Int {
+        Self.fixedEncodedSize + path.utf8.count + linkTarget.utf8.count + declaredType.utf8.count
+            + (kind == .note ? content.count : 0)
+    }
+
     /// Creates an entry; see the properties for the meaning of each value.
     public init(
         kind: EntryKind, path: String, mode: UInt16, modificationSeconds: Int64 = 0,

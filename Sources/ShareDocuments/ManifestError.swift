@@ -22,6 +22,7 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     case linkLeavesBundle(path: String, target: String)
     case totalMismatch(declared: UInt64, actual: UInt64)
     case tooLarge(bytes: UInt64, limit: UInt64)
+    case offerTooLarge(bytes: Int, limit: Int)
     case invalidNote(path: String, reason: String)
 
     public var description: String {
@@ -52,6 +53,9 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
         case .totalMismatch(let declared, let actual):
             return "the offer declares \(declared) bytes but its files add up to \(actual)"
         case .tooLarge(let bytes, let limit): return "the offer is \(bytes) bytes (the limit is \(limit))"
+        case .offerTooLarge(let bytes, let limit):
+            func size(_ count: Int) -> String { count >= 1 << 20 ? "\(count >> 20) MiB" : "\(count) bytes" }
+            return "the list of files takes \(size(bytes)) (the limit is \(size(limit))): send fewer files at once"
         case .invalidNote(let path, let reason): return "the note \(show(path)) \(reason)"
         }
     }

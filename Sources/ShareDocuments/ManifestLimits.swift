@@ -20,12 +20,15 @@ public struct ManifestLimits: Sendable, Hashable {
     public var maxTotalBytes: UInt64
     /// Bytes of UTF-8 in a note's content.
     public var maxNoteBytes: Int
+    /// Bytes the entries take on the wire, all together (``ManifestEntry/encodedSize``): what a
+    /// receiver holds in memory before it decides.
+    public var maxOfferBytes: Int
 
     /// Creates limits; the defaults are those of the protocol (docs/PROTOCOL.md §11).
     public init(
         maxEntries: Int = 1_000_000, maxItems: Int = 100_000, maxPathBytes: Int = 4_096, maxComponentBytes: Int = 255,
         maxDepth: Int = 64, maxLinkTargetBytes: Int = 4_096, maxTypeIdentifierBytes: Int = 255,
-        maxTotalBytes: UInt64 = 1 << 62, maxNoteBytes: Int = 16_384
+        maxTotalBytes: UInt64 = 1 << 62, maxNoteBytes: Int = 16_384, maxOfferBytes: Int = 256 << 20
     ) {
         self.maxEntries = maxEntries
         self.maxItems = maxItems
@@ -36,6 +39,7 @@ public struct ManifestLimits: Sendable, Hashable {
         self.maxTypeIdentifierBytes = maxTypeIdentifierBytes
         self.maxTotalBytes = maxTotalBytes
         self.maxNoteBytes = maxNoteBytes
+        self.maxOfferBytes = maxOfferBytes
     }
 
     /// The limits of the protocol (docs/PROTOCOL.md §11).

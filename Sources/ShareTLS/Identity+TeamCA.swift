@@ -11,7 +11,7 @@ extension Identity {
     /// (`-----BEGIN CERTIFICATE REQUEST-----`).
     ///
     /// The request carries the node's Ed25519 public key and the common name `subjectName`, and is signed with
-    /// the node's key (which proves the requester holds it). A team CA signs it (`Certificates/team-ca.sh
+    /// the node's key (which proves the requester holds it). A team CA signs it (`share-team-ca
     /// issue`) and the node installs the result with ``importCertificate(pem:chain:in:source:)``: the fingerprint does
     /// not change. The name is informational; the CA decides the extensions.
     ///

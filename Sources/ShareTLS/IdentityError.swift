@@ -142,7 +142,7 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "machine's clock (`date`), or install it once it is valid."
         case .certificateUnusable(let source, let reason):
             return "\(source) cannot be this machine's certificate: \(reason). Nothing was changed. Have it issued "
-                + "with the node extensions of Certificates/openssl-team-ca.cnf (Certificates/team-ca.sh issue)."
+                + "with the node extensions share-team-ca issue uses (openssl-team-ca.cnf)."
         case .chainDoesNotMatch(let source, let detail):
             return "The chain \(source) does not belong to the certificate: \(detail). Nothing was changed. Give the "
                 + "certificate of the CA that issued it (or leave --chain out)."

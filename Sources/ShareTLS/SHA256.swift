@@ -55,6 +55,12 @@ public struct SHA256: Sendable {
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
+    /// The digest of what was hashed so far, leaving this hash open for more.
+    public var finalizedCopy: [UInt8] {
+        let copy = self
+        return copy.finalize()
+    }
+
     /// Returns the 32-byte digest of everything added so far.
     ///
     /// The value is consumed; a copy made earlier is not affected.

@@ -39,7 +39,7 @@ public enum TrustAnchorError: Error, CustomStringConvertible, Sendable, Equatabl
             return "\(source) holds \(count) certificates; add the team CA's certificate alone (ca.crt)."
         case .notACertificateAuthority(let source, let subject, let reason):
             return "\(source) (\(subject)) is not a CA certificate: \(reason). Add the team CA's own certificate "
-                + "(ca.crt made by Certificates/team-ca.sh init), not a node's."
+                + "(ca.crt made by share-team-ca init), not a node's."
         case .notSelfSigned(let source, let subject, let issuer):
             return "\(source) (\(subject)) was issued by \(issuer): it is not a root CA. Add the team's root CA "
                 + "certificate (self-signed) instead."

@@ -25,6 +25,9 @@ public final class SecureConnection {
     /// Why a peer whose chain leads to a team CA is not CA-trusted (``TLSConnection/peerCATrustProblem``).
     public let peerCATrustProblem: String?
 
+    /// Keeps the traffic within a rate (`--limit-rate`): written and read bytes are paced by it.
+    public var rateLimit: RateLimiter?
+
     /// How many bytes to read from TLS at a time.
     static let readChunk = 256 << 10
     /// Output is flushed automatically past this size.
@@ -53,7 +56,7 @@ public final class SecureConnection {
         limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
         let socket = try TCPSocket.connect(to: endpoint, timeout: connectTimeout)
-        return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
+        return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits, asClient: true)
     }
 
     /// Connects to the first of `endpoints` that accepts a TCP connection (in order: the caller
@@ -74,7 +77,7 @@ public final class SecureConnection {
                 failures.append(error)
                 continue
             }
-            return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits)
+            return try handshake(socket: socket, context: context, timeout: connectTimeout, limits: limits, asClient: true)
         }
         if failures.count == 1 { throw failures[0] }
         throw .unreachable(attempts: failures)
@@ -85,11 +88,11 @@ public final class SecureConnection {
         _ socket: TCPSocket, context: TLSContext, handshakeTimeout: Duration = .seconds(10),
         limits: ManifestLimits = .protocolDefault
     ) throws(TransportError) -> SecureConnection {
-        try handshake(socket: socket, context: context, timeout: handshakeTimeout, limits: limits)
+        try handshake(socket: socket, context: context, timeout: handshakeTimeout, limits: limits, asClient: false)
     }
 
     private static func handshake(
-        socket: TCPSocket, context: TLSContext, timeout: Duration, limits: ManifestLimits
+        socket: TCPSocket, context: TLSContext, timeout: Duration, limits: ManifestLimits, asClient: Bool
     ) throws(TransportError) -> SecureConnection {
         let label = socket.remoteDescription
         socket.setTimeouts(receive: timeout, send: timeout)
@@ -99,6 +102,8 @@ public final class SecureConnection {
             return try SecureConnection(socket: socket, tls: tls, endpoint: label, limits: limits)
         } catch let error as TLSError {
             socket.close()
+            if asClient, case .connectionClosed = error { throw .closedDuringHandshake(endpoint: label) }
+            if asClient, case .connectionReset = error { throw .closedDuringHandshake(endpoint: label) }
             throw .tls(endpoint: label, error)
         } catch let error as TransportError {
             socket.close()
@@ -156,6 +161,7 @@ public final class SecureConnection {
             }
         }
         if case .failure(let error) = result { throw map(error) }
+        rateLimit?.consume(output.count)
         output.removeAll(keepingCapacity: true)
     }
 
@@ -265,6 +271,7 @@ public final class SecureConnection {
             }
             if count == 0 { reachedEnd = true }
             bytesReceived += UInt64(count)
+            rateLimit?.consume(count)
         } catch {
             throw .transport(map(error))
         }

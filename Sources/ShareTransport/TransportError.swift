@@ -18,6 +18,9 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     case tls(endpoint: String, TLSError)
     /// The connection was closed (by the peer, or cancelled locally).
     case closed(endpoint: String)
+    /// The peer closed the connection before the TLS handshake finished (a receiver that is busy
+    /// drops connections that way, or one that refuses this address).
+    case closedDuringHandshake(endpoint: String)
     /// None of a peer's addresses could be reached; one error per address tried.
     case unreachable(attempts: [TransportError])
 
@@ -36,11 +39,30 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
                 : "cannot listen on port \(port): \(errnoText(code))"
         case .tls(let endpoint, let error): "TLS with \(endpoint) failed: \(error)"
         case .closed(let endpoint): "the connection to \(endpoint) was closed"
-        case .unreachable(let attempts):
-            attempts.isEmpty
-                ? "the peer has no address to connect to"
-                : "no address of the peer could be reached: " + attempts.map(\.description).joined(separator: "; ")
+        case .closedDuringHandshake(let endpoint):
+            "\(endpoint) closed the connection before the TLS handshake finished: the receiver may be busy with "
+                + "other connections, or refusing this machine; try again in a moment"
+        case .unreachable(let attempts): Self.describe(attempts)
         }
+    }
+
+    /// Several addresses of one peer that failed, said once: `nobody is receiving at A or B
+    /// (connection refused); start ...`, or each address with what went wrong and the advice once.
+    static func describe(_ attempts: [TransportError]) -> String {
+        if attempts.isEmpty { return "the peer has no address to connect to" }
+        var refused: [String] = []
+        var others: [String] = []
+        for attempt in attempts {
+            if case .connectionRefused(let endpoint) = attempt { refused.append(endpoint) } else { others.append(attempt.description) }
+        }
+        func list(_ items: [String]) -> String {
+            items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+        }
+        let advice = "start 'share receive' there, or check the port"
+        if others.isEmpty { return "nobody is receiving at \(list(refused)) (connection refused); \(advice)" }
+        var parts = others
+        if !refused.isEmpty { parts.append("\(list(refused)) refused the connection") }
+        return "no address of the peer could be reached: " + parts.joined(separator: "; ") + (refused.isEmpty ? "" : "; \(advice)")
     }
 
     /// Whether the peer could not be reached at all (as opposed to a connection that failed later).

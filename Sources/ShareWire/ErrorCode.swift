@@ -12,6 +12,7 @@ public enum ErrorCode: UInt16, Sendable, Hashable, CustomStringConvertible {
     case timedOut = 10
     case internalError = 11
     case identityChanged = 12
+    case busy = 13
 
     /// Maps a code from the wire; unknown codes read as ``internalError``.
     public init(wireValue: UInt16) { self = ErrorCode(rawValue: wireValue) ?? .internalError }
@@ -30,6 +31,7 @@ public enum ErrorCode: UInt16, Sendable, Hashable, CustomStringConvertible {
         case .timedOut: "timed out"
         case .internalError: "internal error"
         case .identityChanged: "the peer's key changed"
+        case .busy: "the receiver is busy"
         }
     }
 }

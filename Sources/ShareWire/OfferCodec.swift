@@ -7,15 +7,12 @@ public import ShareDocuments
 public enum OfferCodec {
     /// The fewest bytes one encoded entry can take (kind, empty path, mode, times, size, empty
     /// target, empty type); used to refuse an entry count the payload cannot hold before reserving.
-    static let minimumEntryBytes = 1 + 2 + 2 + 8 + 4 + 8 + 2 + 1
+    static let minimumEntryBytes = ManifestEntry.fixedEncodedSize
     /// Bytes of the OFFER header (entry count and total).
     static let offerHeaderBytes = 4 + 8
 
     /// The encoded size of `entry` in an OFFER or ENTRIES frame.
-    public static func encodedSize(of entry: ManifestEntry) -> Int {
-        minimumEntryBytes + entry.path.utf8.count + entry.linkTarget.utf8.count + entry.declaredType.utf8.count
-            + (entry.kind == .note ? entry.content.count : 0)
-    }
+    public static func encodedSize(of entry: ManifestEntry) -> Int { entry.encodedSize }
 
     /// Appends `entry` as encoded on the wire.
     public static func encode(_ entry: ManifestEntry, into writer: inout ByteWriter) {

@@ -74,6 +74,8 @@ public struct ReceiverSession: Sendable {
     private var accepted = false
     private var offerStart: OfferStart?
     private var offerEntries: [ManifestEntry] = []
+    /// What the offer's entries so far take on the wire (``ManifestLimits/maxOfferBytes``).
+    private var offerBytes = 0
     private var held: [Int: UInt64] = [:]
     private var localName: String
     private let limits: ManifestLimits
@@ -223,6 +225,10 @@ public struct ReceiverSession: Sendable {
         guard let start = offerStart else { return [] }
         if offerEntries.count + entries.count > Int(start.entryCount) {
             return fail(WireError.malformed(.entries, "more entries than the OFFER announced (\(start.entryCount))"))
+        }
+        offerBytes += entries.reduce(0) { $0 + $1.encodedSize }
+        if offerBytes > limits.maxOfferBytes {
+            return fail(WireError.invalidOffer(.offerTooLarge(bytes: offerBytes, limit: limits.maxOfferBytes)))
         }
         offerEntries.append(contentsOf: entries)
         guard offerEntries.count == Int(start.entryCount) else {

@@ -43,7 +43,7 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedVersion: .unsupportedVersion
         case .invalidOffer(let problem):
             switch problem {
-            case .tooManyEntries, .tooManyItems, .tooLarge: .limitExceeded
+            case .tooManyEntries, .tooManyItems, .tooLarge, .offerTooLarge: .limitExceeded
             default: .invalidOffer
             }
         case .sizeMismatch: .sizeMismatch

@@ -64,6 +64,23 @@ public struct DynamicType: Hashable, Sendable {
         return TypeIdentifier("dyn.a" + Self.base32Encode(Array(text.utf8)))
     }
 
+    /// What a person can make of it: `unknown type (.qqq files)`, `unknown type (application/x-foo)`,
+    /// `unknown folder type (.bundle folders)`.
+    public var readableDescription: String {
+        let what = conformsTo.normalized == TypeIdentifier.directory.normalized ? "folders" : "files"
+        let kind = what == "folders" ? "unknown folder type" : "unknown type"
+        switch tagClass {
+        case .filenameExtension: return "\(kind) (.\(tag) \(what))"
+        case .mimeType: return "\(kind) (\(tag))"
+        default: return "\(kind) (\(tagClass.rawValue) \(tag))"
+        }
+    }
+
+    /// ``readableDescription`` for a `dyn.` identifier, else nil.
+    public static func readableDescription(of identifier: TypeIdentifier) -> String? {
+        DynamicType(identifier: identifier)?.readableDescription
+    }
+
     // MARK: - Encoding
 
     private static let alphabet = Array("abcdefghkmnpqrstuvwxyz0123456789".utf8)

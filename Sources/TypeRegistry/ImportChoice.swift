@@ -19,7 +19,8 @@ public enum ReceiveFolderReason: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noHandler(let type): "no registered application imports \(type)"
-        case .unresolved(let type): "the type could not be determined (\(type))"
+        case .unresolved(let type):
+            "the type could not be determined (\(DynamicType.readableDescription(of: type) ?? type.rawValue))"
         case .unsafe(let warnings): warnings.first ?? "the content is not safe to import"
         }
     }

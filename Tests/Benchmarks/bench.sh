@@ -7,6 +7,9 @@
 #   4. discovery latency between two simulated LAN hosts (discovery-latency.sh; needs root)
 #   5. wide-area discovery latency between two routed subnets through BIND (wide-area-latency.sh; needs root)
 #   6. typing files: `share types resolve` against `gio info` (types.sh)
+#   7. resumption: a 1 GiB file cut at 50 % and resumed, and a link coming back (resume.sh)
+#   9. compression: zstd against --no-compress at 100 Mbit/s, 1 Gbit/s, unlimited (simulated hosts, tc tbf)
+#      and on loopback, for source code, text/JSON/logs and incompressible media (compression.sh; needs root)
 #
 # share makes what it received durable (syncfs) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
@@ -373,3 +376,7 @@ echo
 SHARE="$SHARE" Tests/Benchmarks/discovery-latency.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/wide-area-latency.sh
+echo
+SHARE="$SHARE" Tests/Benchmarks/resume.sh
+echo
+SHARE="$SHARE" Tests/Benchmarks/compression.sh

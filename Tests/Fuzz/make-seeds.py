@@ -8,6 +8,7 @@ Run it from anywhere: python3 Tests/Fuzz/make-seeds.py
 """
 import os
 import struct
+import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "Corpus")
@@ -248,7 +249,52 @@ def bundle_path_seeds():
         write("FuzzBundlePaths", name, b"\xff".join(records))
 
 
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def zstd_input(level_byte, announced, payload):
+    # FuzzZstdFrame: byte 0 the level, bytes 1-3 the announced length - 1, then the payload.
+    return bytes([level_byte]) + struct.pack(">I", announced - 1)[1:] + payload
+
+
+def zstd_block(kind, size, content, last=True):
+    # RFC 8878 §3.1.1.2: 3-byte little-endian header (last, type, size), then the content.
+    return struct.pack("<I", (size << 3) | (kind << 1) | int(last))[:3] + content
+
+
+def zstd_frame_seeds():
+    text = b"".join(b"let value%d = buffer[index + %d]\n" % (i, i % 7) for i in range(400))
+    raw, rle = 0, 1
+    seeds = {
+        "golden": zstd_input(8, 64, bytes.fromhex("28b52ffd20403d000008610100948010")),
+        "raw-block-sized": zstd_input(8, 100, ZSTD_MAGIC + b"\x20\x64" + zstd_block(raw, 100, text[:100])),
+        "rle-block-sized": zstd_input(8, 200, ZSTD_MAGIC + b"\x20\xc8" + zstd_block(rle, 200, b"A")),
+        "raw-block-unsized": zstd_input(8, 100, ZSTD_MAGIC + b"\x00\x38" + zstd_block(raw, 100, text[:100])),
+        "two-blocks": zstd_input(8, 300, ZSTD_MAGIC + b"\x00\x38" + zstd_block(raw, 100, text[:100], last=False)
+                                 + zstd_block(rle, 200, b"B")),
+        "two-frames": zstd_input(8, 100, (ZSTD_MAGIC + b"\x20\x32" + zstd_block(raw, 50, text[:50])) * 2),
+        "skippable": zstd_input(8, 4, b"\x50\x2a\x4d\x18\x04\x00\x00\x00abcd"),
+        "truncated": zstd_input(8, 64, bytes.fromhex("28b52ffd20403d0000086101")),
+        "bomb": zstd_input(8, 1 << 20, ZSTD_MAGIC + b"\x00\x58"
+                           + b"".join(zstd_block(rle, 128 << 10, b"Z", last=(i == 63)) for i in range(64))),
+        "lying-size": zstd_input(8, 1000, ZSTD_MAGIC + b"\x60" + struct.pack("<H", 1000 - 256)
+                                 + zstd_block(rle, 2000, b"C")),
+        "text-as-data": zstd_input(0, 1, text),
+    }
+    # Frames with compressed blocks, from the zstd command when it is installed.
+    try:
+        for level in (-5, 1, 9):
+            frame = subprocess.run(["zstd", "-q", "-c", "--no-check", "-%d" % level if level > 0 else "--fast=%d" % -level],
+                                   input=text, capture_output=True, check=True).stdout
+            seeds["text-level%d" % level] = zstd_input(8, len(text), frame)
+    except (OSError, subprocess.CalledProcessError):
+        print("zstd is not installed: no seeds with compressed blocks")
+    for name, content in seeds.items():
+        write("FuzzZstdFrame", name, content)
+
+
 if __name__ == "__main__":
     frame_decoder_seeds()
     offer_seeds()
     bundle_path_seeds()
+    zstd_frame_seeds()

@@ -16,6 +16,19 @@
 #   lan.sh stop-avahi NAME        stop the host's avahi-daemon (SIGTERM, it sends goodbyes)
 #   lan.sh start-avahi NAME       start it again and wait until it is up
 #   lan.sh restart-avahi NAME     stop, then start
+#   lan.sh rate NAME RATE [BURST [LATENCY]]
+#                                 limit the host's link to RATE (tc units: 100mbit, 400mbit, 12500kbps)
+#                                 both ways, with a token bucket filter (tc tbf) on the host's eth0
+#                                 (what it sends) and on its switch port v-NAME (what it receives);
+#                                 BURST (default 64kb) and LATENCY (default 50ms) as in tc-tbf(8)
+#   lan.sh unrate NAME            remove the limit
+#   lan.sh link NAME down|up      take the host's link down (its switch port: the host keeps its
+#                                 addresses and routes and sees no carrier, like a pulled cable;
+#                                 what it sends is dropped) or up again
+#   lan.sh tcp-retries NAME N     how many times TCP on the host retransmits before it drops a
+#                                 connection whose peer went silent (net.ipv4.tcp_retries2; the
+#                                 default 15 takes about 15 minutes, 3 about 3 seconds), so that a
+#                                 link down ends a transfer's connection within a test's time
 #   lan.sh down [NAME...]         kill everything running on those hosts (all hosts
 #                                 when no name is given), delete their namespaces
 #
@@ -86,7 +99,7 @@ check_name() {
 check() {
   local missing=0
   [ "$(id -u)" = 0 ] || { echo "not running as root (network namespaces need root)"; missing=1; }
-  for bin in ip dbus-daemon avahi-daemon unshare ${NEED_NAMED:+named tsig-keygen}; do
+  for bin in ip tc dbus-daemon avahi-daemon unshare ${NEED_NAMED:+named tsig-keygen}; do
     command -v "$bin" >/dev/null 2>&1 || { echo "missing program: $bin"; missing=1; }
   done
   if [ $missing = 0 ]; then
@@ -347,6 +360,22 @@ start_named() {
   die "named did not start; see $d/named.log"
 }
 
+# limit_rate NAME RATE BURST LATENCY: a token bucket on both ends of the host's link.
+limit_rate() {
+  local ns
+  ns=$(host_ns "$1")
+  ip netns exec "$ns" tc qdisc replace dev eth0 root tbf rate "$2" burst "$3" latency "$4"
+  ip netns exec "$SWITCH" tc qdisc replace dev "v-$1" root tbf rate "$2" burst "$3" latency "$4"
+}
+
+# unlimit_rate NAME: back to the links' default queue (none: a veth has no queue of its own).
+unlimit_rate() {
+  local ns
+  ns=$(host_ns "$1")
+  ip netns exec "$ns" tc qdisc del dev eth0 root 2>/dev/null || true
+  ip netns exec "$SWITCH" tc qdisc del dev "v-$1" root 2>/dev/null || true
+}
+
 need_host() {
   check_name "$1"
   [ -d "$STATE/$1" ] || die "no host '$1' (prefix $PREFIX, state $STATE); run 'lan.sh up $1' first"
@@ -420,6 +449,17 @@ case "$cmd" in
     need_host "${1:-}"; stop_avahi "$1"; start_avahi "$1" ;;
   restart-avahi)
     need_host "${1:-}"; stop_avahi "$1"; start_avahi "$1" ;;
+  rate)
+    [ $# -ge 2 ] && [ $# -le 4 ] || die "usage: lan.sh rate NAME RATE [BURST [LATENCY]]"
+    need_host "$1"; limit_rate "$1" "$2" "${3:-64kb}" "${4:-50ms}" ;;
+  unrate)
+    need_host "${1:-}"; unlimit_rate "$1" ;;
+  link)
+    [ $# -eq 2 ] && { [ "$2" = down ] || [ "$2" = up ]; } || die "usage: lan.sh link NAME down|up"
+    need_host "$1"; ip -n "$SWITCH" link set "v-$1" "$2" ;;
+  tcp-retries)
+    [ $# -eq 2 ] && [[ $2 =~ ^[0-9]+$ ]] || die "usage: lan.sh tcp-retries NAME N"
+    need_host "$1"; ip netns exec "$(host_ns "$1")" sh -c "echo $2 > /proc/sys/net/ipv4/tcp_retries2" ;;
   down)
     if [ $# -eq 0 ]; then
       down_all
@@ -428,5 +468,5 @@ case "$cmd" in
       if [ -z "$(ls -A "$STATE" 2>/dev/null | grep -v '^owner$')" ]; then down_all; fi
     fi ;;
   *)
-    sed -n '2,50p' "$0"; exit 64 ;;
+    sed -n '2,/^set /{/^set /!p}' "$0"; exit 64 ;;
 esac

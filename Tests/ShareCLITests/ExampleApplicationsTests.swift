@@ -228,7 +228,7 @@ import Testing
         let report = try #require(jsonObject(sent.stdout))
         return (report["items"] as? [[String: Any]] ?? []).map { item in
             let outcome = item["outcome"] as? String ?? "?"
-            let text = item["application"] ?? item["reason"] ?? item["location"]
+            let text = (item["application"] as? [String: Any])?["name"] ?? item["reason"] ?? item["path"]
             return "\(outcome): \(text as? String ?? "?")"
         }
     }

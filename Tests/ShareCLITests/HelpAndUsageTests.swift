@@ -38,8 +38,8 @@ import Testing
             (
                 ["send", "a.txt"],
                 """
-                Error: Missing expected option '--to <peer>'
-                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
+                Error: Missing expected option '--to <peer>' (there is no terminal to choose receivers on)
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -47,8 +47,26 @@ import Testing
             (
                 ["send", "--to", "10.0.0.1:47321"],
                 """
-                Error: Missing expected argument '<path> ...'
-                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
+                Error: Missing expected argument '<path> ...' (or --text)
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
+                  See 'share send --help' for more information.
+
+                """
+            ),
+            (
+                ["send", "a.txt", "--to", "10.0.0.1:47321", "--retry-for", "soon"],
+                """
+                Error: The value 'soon' is invalid for '--retry-for'; expected e.g. 90s, 10m or 2h
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
+                  See 'share send --help' for more information.
+
+                """
+            ),
+            (
+                ["send", "a.txt", "--to", "10.0.0.1:47321", "--retry-for", "1m", "--no-retry"],
+                """
+                Error: --retry-for and --no-retry cannot be used together
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -57,7 +75,7 @@ import Testing
                 ["send", "a.txt", "--tou", "10.0.0.1:47321"],
                 """
                 Error: Unknown option '--tou'. Did you mean '--to'?
-                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -66,7 +84,7 @@ import Testing
                 ["send", "a.txt", "--to"],
                 """
                 Error: Missing value for '--to <peer>'
-                Usage: share send <path> ... --to <peer> [--to <peer> ...] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -75,7 +93,7 @@ import Testing
                 ["peers", "--wait", "2", "--watch"],
                 """
                 Error: --wait and --watch cannot be used together
-                Usage: share peers [--wait <seconds>] [--watch] [--json] [--domain <domain>]
+                Usage: share peers [<options>]
                   See 'share peers --help' for more information.
 
                 """
@@ -110,7 +128,7 @@ import Testing
             (
                 ["receive", "--everyone-for", "10m"],
                 """
-                Error: --everyone-for needs --accept everyone
+                Error: --everyone-for needs --accept everyone (the setting 'accept' is ask)
                 Usage: share receive [<options>]
                   See 'share receive --help' for more information.
 
@@ -146,7 +164,7 @@ import Testing
             (
                 ["frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, types, inbox, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, history, trust, types, inbox, identity, config, completion
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 
@@ -155,7 +173,7 @@ import Testing
             (
                 ["help", "frobnicate"],
                 """
-                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, trust, types, inbox, identity
+                Error: Unknown subcommand 'frobnicate'; expected one of: receive, peers, send, history, trust, types, inbox, identity, config, completion
                 Usage: share <subcommand>
                   See 'share --help' for more information.
 

@@ -33,10 +33,10 @@ import Testing
             sent.stdout.hasSuffix("  stout.btkr: kept in the receiver's inbox: BeerTracker could not import it\n"))
         #expect(received.status == 0)
         let item = try #require((jsonLines(received.stdout).last?["items"] as? [[String: Any]])?.first)
-        #expect(item["outcome"] as? String == "kept")
+        #expect(item["outcome"] as? String == "keptInInbox")
         let id = try #require(item["inboxID"] as? String)
         let failure = "BeerTracker: cannot use its folder '\(bob.dataHome)/BeerTracker': it is not a folder"
-        #expect(item["error"] as? String == failure)
+        #expect(item["reason"] as? String == failure)
         #expect(item["path"] as? String == bob.inbox + "/\(id)/stout.btkr")
 
         let listed = await bob.run(["inbox", "list"])
@@ -91,10 +91,9 @@ import Testing
                 FileTree.allPaths(bob.inbox).contains { !$0.hasPrefix(".") && $0.hasSuffix("/siesta.nap") }
             }, "committed to the inbox")
         // While the importer hangs, another transfer goes through at once.
-        let started = ContinuousClock.now
         let quick = await alice.run(["send", dir.at("urgent.txt"), "--to", "127.0.0.1:\(port)"])
         #expect(quick.status == 0)
-        #expect(ContinuousClock.now - started < .seconds(2), "not held up by the hanging import")
+        #expect(slow.process.isRunning, "done while the first import still hangs, not held up by it")
         #expect(FileManager.default.contents(atPath: dir.at("downloads/urgent.txt")) == Data("now\n".utf8))
         let sent = await slow.wait(timeout: .seconds(30))
         #expect(sent.status == 0)
@@ -105,7 +104,7 @@ import Testing
             jsonLines(received.stdout).compactMap { ($0["items"] as? [[String: Any]])?.first }.first {
                 $0["name"] as? String == "siesta.nap"
             })
-        #expect(item["error"] as? String == "Sloth: its importer did not finish within 2 s and was stopped")
+        #expect(item["reason"] as? String == "Sloth: its importer did not finish within 2 s and was stopped")
         let id = try #require(item["inboxID"] as? String)
         #expect(
             await bob.run(["inbox", "list"]).stdout.contains(
@@ -136,8 +135,8 @@ import Testing
         #expect(usage.status == 64)
         #expect(
             usage.stderr
-                == "Error: Missing expected argument '<id>'\nUsage: share inbox import <id> [<options>]\n  See 'share inbox import --help' for more information.\n"
+                == "Error: Missing expected argument '<id>' (or --all)\nUsage: share inbox import [<id>] [<options>]\n  See 'share inbox import --help' for more information.\n"
         )
-        #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"problems\": []\n}\n")
+        #expect(await bob.run(["inbox", "list", "--json"]).stdout == "{\n  \"entries\": [],\n  \"partial\": [],\n  \"problems\": []\n}\n")
     }
 }

@@ -95,7 +95,7 @@ private extension TestMachine {
         #expect(sender["fingerprint"] as? String == aliceBefore)
 
         // Bob removes the CA while his receiver runs: it no longer vouches for Alice there.
-        let caID = String(try #require(jsonArray(bob.run(["trust", "ca", "list", "--json"]).stdout).first?["fingerprint"] as? String).prefix(10))
+        let caID = String(try #require(jsonArray(bob.run(["trust", "ca", "list", "--json"]).stdout).first?["sha256"] as? String).prefix(10))
         let removed = bob.run(["trust", "ca", "remove", caID])
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(removed.stdout.hasPrefix("No longer trusting the team CA \"Test Team\".\n"))
@@ -197,7 +197,7 @@ private extension TestMachine {
         let listed = try jsonArray(alice.run(["trust", "ca", "list", "--json"]).stdout)
         #expect(listed.map { $0["name"] as? String } == ["share test team CA", "Zeta Team"])
         #expect(listed.map { $0["status"] as? String } == ["valid", "valid"])
-        #expect(listed.allSatisfy { ($0["fingerprint"] as? String)?.count == 64 })
+        #expect(listed.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
         let text = alice.run(["trust", "ca", "list"]).stdout.split(separator: "\n")
         #expect(text.count == 3)
         #expect(text.first == "FINGERPRINT       NAME                EXPIRES     STATUS")

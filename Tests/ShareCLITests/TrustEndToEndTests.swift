@@ -502,7 +502,7 @@ import Glibc
         var errors: [String] = []
         for _ in 0..<4 { errors.append(alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"]).stderr) }
         #expect(errors.prefix(3).allSatisfy { $0.contains("no terminal to ask its user on") })
-        #expect(errors[3] == "Error: the receiver declined the offer: too many offers from this sender; try again in a minute\n")
+        #expect(errors[3] == "Error: the receiver is busy: too many offers from this sender; try again in a minute\n")
         receiver.signal(SIGTERM)
         _ = receiver.wait()
     }

@@ -113,7 +113,7 @@ struct HostileScene {
     func hostileOutcomeText(timeout: Duration = .seconds(30)) -> String {
         switch hostileOutcome(timeout: timeout) {
         case .refused(_, let reason): "refused: \(reason)"
-        case .failed(_, _, _, let failure): "failed: \(failure)"
+        case .failed(_, _, _, let failure, _): "failed: \(failure)"
         case .declined(_, let decision): "declined: \(decision.code)"
         case .received(let transfer): "received: \(transfer.items.map(\.name))"
         case .paired: "paired"

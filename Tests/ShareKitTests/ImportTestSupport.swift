@@ -109,23 +109,3 @@ enum TestApps {
 func inboxEntries(_ inbox: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: inbox)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
 }
-
-/// Polls `condition` for up to `timeout`.
-func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
-
-/// Polls `condition` for up to `timeout` without holding a thread of the cooperative pool.
-func waitUntil(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

@@ -39,8 +39,9 @@ struct MultiHostTests {
             let desk = try #require(peers.first { $0["name"] as? String == "desk" }, "\(result.stdout)")
             #expect(desk["host"] as? String == "a.local")
             #expect(desk["port"] as? Int == port)
-            #expect(desk["fingerprint"] as? String == String(fingerprint.prefix(32)))
-            #expect(desk["known"] as? Bool == false)
+            #expect(desk["fingerprint"] is NSNull, "the full fingerprint only of a key verified here")
+            #expect(desk["fingerprintPrefix"] as? String == String(fingerprint.prefix(16)))
+            #expect(desk["verified"] as? Bool == false)
             #expect(desk["self"] as? Bool == false)
             let addresses = (desk["addresses"] as? [[String: Any]])?.compactMap { $0["address"] as? String }
             #expect(addresses == [ipv4, "\(ipv6)%eth0"])
@@ -79,7 +80,17 @@ struct MultiHostTests {
         // Sending without a terminal to compare codes on does not make the receiver known.
         let peers = try await lan.runShare(on: "b", as: bob, ["peers", "--json"])
         let listed = (try? JSONSerialization.jsonObject(with: Data(peers.stdout.utf8))) as? [[String: Any]]
-        #expect(listed?.first?["known"] as? Bool == false)
+        #expect(listed?.first?["verified"] as? Bool == false)
+
+        // Its host as 'share peers' shows it, with or without the port: found through Avahi (the
+        // namespaces have no nss-mdns), and the advertised key must answer.
+        let host = try #require(listed?.first?["host"] as? String)
+        #expect(host.hasSuffix(".local"))
+        for target in [host, "\(host):\(port)"] {
+            let byHost = try await lan.runShare(on: "b", as: bob, ["send", dir.at("note.txt"), "--to", target, "--json"])
+            #expect(byHost.status == 0, "\(target): \(byHost.stderr)")
+            #expect((jsonObject(byHost.stdout)?["peer"] as? [String: Any])?["name"] as? String == "Desk")
+        }
 
         // An unknown and an ambiguous name are clear errors listing what is visible.
         let unknown = try await lan.runShare(on: "b", as: bob, ["send", dir.at("note.txt"), "--to", "printer"])

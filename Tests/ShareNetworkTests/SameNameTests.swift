@@ -77,10 +77,10 @@ struct SameNameTests {
         // share peers: the verified key under its new name, the stranger flagged.
         let listed = try await peers(lan, on: "c", as: user)
         let mine = try #require(listed.first { $0["name"] as? String == renamed }, "\(listed)")
-        #expect(mine["known"] as? Bool == true)
+        #expect(mine["verified"] as? Bool == true)
         #expect(mine["verifiedAs"] as? String == "vm")
         let other = try #require(listed.first { $0["name"] as? String == "vm" })
-        #expect(other["known"] as? Bool == false)
+        #expect(other["verified"] as? Bool == false)
         #expect(other["claimsNameOf"] as? String == verifiedKey)
         let table = try await lan.runShare(on: "c", as: user, ["peers"])
         #expect(table.stdout.contains("NOT the \"vm\" you verified"), "\(table.stdout)")

@@ -72,7 +72,7 @@ struct WideAreaTests {
         #expect(found.count == 1)
         #expect(desk["domains"] as? [String] == [Self.domain])
         #expect(desk["port"] as? Int == port)
-        #expect(desk["fingerprint"] as? String == String(fingerprint.prefix(32)))
+        #expect(desk["fingerprintPrefix"] as? String == String(fingerprint.prefix(16)))
         #expect(Self.addresses(desk) == [try lan.ipv4("a"), try lan.ipv6("a")])
         #expect(desk["unconfirmed"] as? Bool == true)
 

@@ -46,6 +46,11 @@ public enum FileTree {
     }
 
     /// Creates a folder (and parents).
+    /// The text of a file, or "" when it cannot be read.
+    public static func readText(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
     public static func makeFolder(_ path: String, mode: mode_t = 0o755) {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         chmod(path, mode)

@@ -13,14 +13,18 @@ public final class HostProcess: @unchecked Sendable {
     public let label: String
     private let child: Subprocess
     private let output = Mutex<(lines: [String], errors: [String], ended: Bool)>(([], [], false))
+    /// The arguments of a `share` it runs, whose stdout is checked against docs/schemas at the end
+    /// (``JSONContract``); nil for other programs.
+    private let jsonArguments: [String]?
 
     /// Starts `executable` with `arguments`; stdout is collected line by line, and stderr too
     /// (merged into stdout unless `separateStandardError`).
     public init(
         label: String, executable: String, arguments: [String], environment: [String: String],
-        separateStandardError: Bool = false
+        separateStandardError: Bool = false, jsonArguments: [String]? = nil
     ) throws {
         self.label = label
+        self.jsonArguments = separateStandardError ? jsonArguments : nil
         child = try Subprocess(
             executable: executable, arguments: arguments, environment: environment, stdinPipe: true,
             separateStandardError: separateStandardError)
@@ -49,6 +53,10 @@ public final class HostProcess: @unchecked Sendable {
 
     deinit {
         child.terminate()
+        if let jsonArguments {
+            JSONContract.check(
+                arguments: jsonArguments, stdout: lines.map { $0 + "\n" }.joined(), exitStatus: nil, complete: false)
+        }
     }
 
     private func record(_ data: Data, errors: Bool) {
@@ -127,4 +135,13 @@ public final class HostProcess: @unchecked Sendable {
     public func terminate() {
         child.terminate()
     }
+
+    /// Stops the process with SIGSTOP, as a sleeping laptop stops, and waits until it is stopped.
+    public func suspend() throws { try ProcessControl.suspend(pid) }
+
+    /// Continues it after ``suspend()`` (SIGCONT).
+    public func resume() throws { try ProcessControl.resume(pid) }
+
+    /// Kills it at once (SIGKILL, like `kill -9`); ``exitStatus(within:)`` then says 137.
+    public func forceKill() { child.signal(SIGKILL) }
 }

@@ -16,7 +16,13 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// Listens on an ephemeral port of 127.0.0.1.
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        (fd, port) = try Self.listeningSocket(flags: Int32(SOCK_NONBLOCK.rawValue))
+    }
+
+    /// A TCP socket listening on an ephemeral port of 127.0.0.1 (close-on-exec, plus `flags` such as
+    /// SOCK_NONBLOCK), and its port.
+    public static func listeningSocket(flags: Int32 = 0) throws -> (descriptor: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | flags, 0)
         guard fd >= 0 else { throw HarnessError(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -32,8 +38,7 @@ public final class LoopbackListener: @unchecked Sendable {
             close(fd)
             throw HarnessError(description: "cannot listen on 127.0.0.1: \(reason)")
         }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     deinit { close(fd) }

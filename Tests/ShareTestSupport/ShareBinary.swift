@@ -56,6 +56,10 @@ public enum ShareBinary {
         env["XDG_DATA_HOME"] = home + "/.local/share"
         env.removeValue(forKey: "XDG_DOWNLOAD_DIR")
         env.removeValue(forKey: "COLUMNS")
+        // No desktop session but one a test starts (DesktopSession): a receiver without a terminal
+        // would otherwise ask on the desktop of whoever runs the tests.
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        env.removeValue(forKey: "XDG_RUNTIME_DIR")
         for (key, value) in extra { env[key] = value }
         return env
     }
@@ -65,6 +69,9 @@ public enum ShareBinary {
 public final class RunningShare: @unchecked Sendable {
     // @unchecked: the process and pipes are used by one test at a time; output buffers are locked.
     public let process = Process()
+    /// The arguments it runs with (its JSON output is checked against docs/schemas: ``JSONContract``).
+    public let arguments: [String]
+    private var checked = false
     private let outPipe = Pipe()
     private let errPipe = Pipe()
     private let lock = NSLock()
@@ -72,6 +79,7 @@ public final class RunningShare: @unchecked Sendable {
     private var errData = Data()
 
     init(arguments: [String], environment: [String: String], stdin: String?) {
+        self.arguments = arguments
         process.executableURL = URL(fileURLWithPath: ShareBinary.path)
         process.arguments = arguments
         process.environment = environment.isEmpty ? nil : environment
@@ -103,6 +111,7 @@ public final class RunningShare: @unchecked Sendable {
     /// A test that fails before it stops its process must not leave it running.
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !checked { JSONContract.check(arguments: arguments, stdout: stdout, exitStatus: nil, complete: false) }
     }
 
     /// Output so far.
@@ -158,6 +167,15 @@ public final class RunningShare: @unchecked Sendable {
     /// Sends a signal.
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Stops the process with SIGSTOP, as a sleeping laptop stops, and waits until it is stopped.
+    public func suspend() throws { try ProcessControl.suspend(process.processIdentifier) }
+
+    /// Continues it after ``suspend()`` (SIGCONT).
+    public func resume() throws { try ProcessControl.resume(process.processIdentifier) }
+
+    /// Kills it at once (SIGKILL, like `kill -9`).
+    public func forceKill() { if process.isRunning { ProcessControl.forceKill(process.processIdentifier) } }
+
     /// Waits for exit (killing it after `timeout`) and returns the collected result.
     public func wait(timeout: Duration = .seconds(120)) -> ShareBinary.Result {
         let deadline = ContinuousClock.now + timeout
@@ -167,7 +185,8 @@ public final class RunningShare: @unchecked Sendable {
 
     /// Kills the process if it still runs, reaps it and collects the rest of its output.
     private func finish() -> ShareBinary.Result {
-        if process.isRunning {
+        let killed = process.isRunning
+        if killed {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
@@ -180,6 +199,13 @@ public final class RunningShare: @unchecked Sendable {
             if let restOut { outData.append(restOut) }
             if let restErr { errData.append(restErr) }
         }
-        return ShareBinary.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        let result = ShareBinary.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        if !checked {
+            checked = true
+            let ended = !killed && process.terminationReason == .exit
+            JSONContract.check(
+                arguments: arguments, stdout: result.stdout, exitStatus: ended ? result.status : nil, complete: ended)
+        }
+        return result
     }
 }

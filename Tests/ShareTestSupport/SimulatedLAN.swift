@@ -115,10 +115,11 @@ public final class SimulatedLAN: Sendable {
     ) throws -> HostProcess {
         var env = Self.environment(prefix: prefix)
         for (key, value) in environment { env[key] = value }
+        let isShare = (executable as NSString).lastPathComponent == "share"
         return try HostProcess(
             label: label ?? "\((executable as NSString).lastPathComponent) on \(host)", executable: Self.script,
             arguments: ["run", host, executable] + arguments, environment: env,
-            separateStandardError: separateStandardError)
+            separateStandardError: separateStandardError, jsonArguments: isShare ? arguments : nil)
     }
 
     func query(_ arguments: [String]) throws -> String {

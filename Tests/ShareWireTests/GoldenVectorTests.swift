@@ -36,7 +36,8 @@ import Testing
         ),
         ("FILE_END", .fileEnd(fileIndex: 1, sha256: digest)),
         ("RECEIPT", .receipt(Receipt(items: [ReceiptItem(.placed, "~/x"), ReceiptItem(.keptInInbox, "no app")]))),
-        ("ERROR", .error(PeerError(.hashMismatch, "bad"))),
+        ("ERROR hashMismatch", .error(PeerError(.hashMismatch, "bad"))),
+        ("ERROR busy", .error(PeerError(.busy, "full"))),
     ]
 
     /// The vectors of docs/PROTOCOL.md Appendix A: title line, then hex lines up to a blank line.

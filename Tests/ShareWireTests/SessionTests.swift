@@ -127,6 +127,26 @@ import Testing
         #expect(stray.receive(.entries([entries[0]])).contains(.failed(.protocolViolation(.unexpectedFrame(.entries, expected: "OFFER or PAIR")))))
     }
 
+    @Test func anOfferWhoseEntriesTakeTooMuchMemoryIsRefusedWhileItArrives() throws {
+        // Each entry is 28 bytes plus its path (10 bytes): 38. A limit of 100 bytes holds 2.
+        let entries = (0..<4).map { ManifestEntry(kind: .file, path: "file-\($0).txt", mode: 0o644, size: 1) }
+        #expect(entries[0].encodedSize == 38)
+        let limits = ManifestLimits(maxOfferBytes: 100)
+        #expect(throws: ManifestError.offerTooLarge(bytes: 114, limit: 100)) {
+            try Manifest(entries: Array(entries.prefix(3)), limits: limits)
+        }
+        var receiver = ReceiverSession(localName: "desk", limits: limits)
+        _ = receiver.receive(.hello(Hello(name: "laptop")))
+        _ = receiver.answerHello(features: [], flags: [])
+        #expect(receiver.receive(.offer(OfferStart(entryCount: 4, totalBytes: 4), entries: Array(entries.prefix(2)))) == [])
+        let refused = receiver.receive(.entries([entries[2]]))
+        #expect(
+            refused.contains(
+                .send(.error(PeerError(.limitExceeded, "the offer was refused: the list of files takes 114 bytes (the limit is 100 bytes): send fewer files at once")))),
+            "\(refused)")
+        #expect(receiver.state == .failed)
+    }
+
     @Test func aReceiverThatRefusesAtOnceNeverSeesTheOffer() {
         var link = Link()
         link.route(link.sender.start(Hello(name: "laptop")))

@@ -25,6 +25,13 @@ enum CommandTable {
         "share trust ca add": TrustCAAddCommand.self,
         "share trust ca list": TrustCAListCommand.self,
         "share trust ca remove": TrustCARemoveCommand.self,
+        "share history": HistoryCommand.self,
+        "share completion": CompletionCommand.self,
+        "share __man-pages": ManPagesCommand.self,
+        "share config list": ConfigListCommand.self,
+        "share config get": ConfigGetCommand.self,
+        "share config set": ConfigSetCommand.self,
+        "share config unset": ConfigUnsetCommand.self,
     ]
 
     /// The root of the command tree.
@@ -37,8 +44,8 @@ enum CommandTable {
             and lands whole or not at all; every file is checked with SHA-256 before it is kept.
             """,
         subcommands: [
-            ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, TrustCommand.spec, TypesCommand.spec,
-            InboxCommand.spec, IdentityCommand.spec,
+            ReceiveCommand.spec, PeersCommand.spec, SendCommand.spec, HistoryCommand.spec, TrustCommand.spec, TypesCommand.spec,
+            InboxCommand.spec, IdentityCommand.spec, ConfigCommand.spec, CompletionCommand.spec, ManPagesCommand.spec,
         ],
         runnable: false,
         extraSections: [

@@ -11,7 +11,7 @@ struct IdentityCSRCommand: ShareCommand {
         discussion: """
             Prints (or writes to --out) a PKCS#10 certificate signing request for this machine's \
             key. It holds the public key and a name only: the private key never leaves this \
-            machine. Have your team CA sign it (Certificates/team-ca.sh issue), then install the \
+            machine. Have your team CA sign it ('share-team-ca issue'), then install the \
             certificate with 'share identity import-cert'. The fingerprint does not change.
             """,
         options: [
@@ -57,7 +57,7 @@ struct IdentityCSRCommand: ShareCommand {
         }
         context.console.line("Wrote the certificate request for \"\(TerminalText.safe(subject))\" to \(TerminalText.safe(out)).")
         context.console.line("  Fingerprint: \(node.identity.fingerprint.grouped)")
-        context.console.line("Have your team CA sign it, e.g. Certificates/team-ca.sh issue CA-FOLDER \(TerminalText.safe(out)) node.pem,")
+        context.console.line("Have your team CA sign it, e.g. share-team-ca issue CA-FOLDER \(TerminalText.safe(out)) node.pem,")
         context.console.line("then install the certificate here with: share identity import-cert node.pem")
         return ExitCode.success
     }

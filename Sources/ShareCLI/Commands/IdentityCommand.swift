@@ -33,6 +33,7 @@ struct IdentityCommand: ShareCommand {
                 JSON.object([
                     ("name", .string(name)),
                     ("fingerprint", .string(fingerprint.hex)),
+                    ("fingerprintPrefix", .string(String(fingerprint.hex.prefix(16)))),
                     ("fingerprintGrouped", .string(fingerprint.grouped)),
                     ("configDirectory", .string(context.paths.configDirectory)),
                     ("certificate", Self.certificateJSON(node.identity)),
@@ -74,24 +75,29 @@ struct IdentitySetNameCommand: ShareCommand {
     )
 
     let name: String
+    /// Whether spaces around the name were removed.
+    let trimmed: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        name = parsed.positionals[0]
+        (name, trimmed) = DeviceName.cleaned(parsed.positionals[0])
         if let problem = DeviceName.problem(with: name) {
             throw parsed.usageError("Invalid device name: \(problem)")
         }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        let node = try NodeLoader.load(context.paths)
-        var settings = node.settings
-        settings.name = name
+        // The name in settings.json may be the unusable one this replaces: the identity (which
+        // creates the config folder) is loaded without the settings, and the name is not checked.
         do {
-            try settings.save(to: context.paths.configDirectory)
+            _ = try Identity.loadOrCreate(in: context.paths.configDirectory)
         } catch {
             throw CLIError(error.description)
         }
-        context.console.line("Device name set to \"\(TerminalText.safe(name))\".")
+        try ConfigCommand.update(context.paths, checkingName: false) { (settings: inout NodeSettings) throws(SettingError) in
+            settings.name = name
+        }
+        let note = trimmed ? " (without the spaces around it)" : ""
+        context.console.line("Device name set to \"\(TerminalText.safe(name))\"\(note).")
         return ExitCode.success
     }
 }

@@ -18,13 +18,18 @@ struct InboxImportCommand: ShareCommand {
             When the application needs the document's password, it is asked for on the terminal \
             (nothing typed is shown), or read from --password-file (a file only you can read, or - for \
             standard input); the application gets it on its standard input, never in an argument or a \
-            file. A wrong password leaves the document in the inbox.
+            file. A wrong password leaves the document in the inbox. A document no application imports \
+            goes to the receive folder of the receiver that kept it (its --dir), unless --dir says otherwise. \
+            --all retries every document in the inbox, one after another.
             """,
-        arguments: [ArgumentSpec(name: "id", help: "The entry's identifier, as 'share inbox list' shows it.")],
+        arguments: [
+            ArgumentSpec(name: "id", help: "The entry's identifier, as 'share inbox list' shows it.", optional: true)
+        ],
         options: [
+            .flag("all", help: "Import every document in the inbox (none that another process is importing)."),
             .value(
                 "dir", "folder",
-                help: "The receive folder for a document no application imports (default: your download folder)."),
+                help: "The receive folder for a document no application imports (default: the one of the receiver that kept it, else your download folder)."),
             .value(
                 "password-file", "file",
                 help: "Read the document's password from the first line of this file ('-': standard input)."),
@@ -32,31 +37,99 @@ struct InboxImportCommand: ShareCommand {
         ]
     )
 
-    let id: String
+    let id: String?
+    let all: Bool
     let directory: String?
     let passwordFile: String?
     let json: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        id = parsed.positionals[0]
+        id = parsed.positionals.first
+        all = parsed.flag("all")
         directory = parsed.value("dir")
         passwordFile = parsed.value("password-file")
         json = parsed.flag("json")
+        if id == nil && !all { throw parsed.usageError("Missing expected argument '<id>' (or --all)") }
+        if id != nil && all { throw parsed.usageError("Give either an entry's identifier or --all, not both") }
+        if all && passwordFile != nil {
+            throw parsed.usageError("--password-file works with one entry; import the documents that need a password one at a time")
+        }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
         let registry = LocalTypes.registry(context)
         let inbox = Inbox(directory: context.paths.inboxDirectory)
-        let importer = DocumentImporter(
+        var importer = DocumentImporter(
             inbox: inbox, registry: registry,
             receiveFolder: LocalTypes.absolute(directory ?? context.paths.downloadDirectory),
             environment: console.environment)
+        importer.prefersEntryReceiveFolder = directory == nil
+        guard let id else { return try await importAll(importer, context: context) }
+        do {
+            return try await importOne(id, importer: importer, context: context)
+        } catch {
+            guard json else { throw error }
+            let name = (try? inbox.entry(id))?.name
+            console.line(Self.failedJSON(id: (try? inbox.resolve(id)) ?? id, name: name, error: error.message).text())
+            console.error(error.message)
+            return error.exitCode
+        }
+    }
+
+    /// `{"ok":false,"id":...,"name":...,"error":...}` for an entry that could not even be tried.
+    static func failedJSON(id: String, name: String?, error: String) -> JSON {
+        .object([
+            ("ok", .bool(false)), ("id", .string(id)), ("name", name.map(JSON.string) ?? .null),
+            ("error", .string(error)),
+        ])
+    }
+
+    /// `--all`: every entry, oldest first; 0 when each was imported or placed, else 1.
+    private func importAll(_ importer: DocumentImporter, context: CommandContext) async throws(CLIError) -> Int32 {
+        let console = context.console
+        let (entries, problems) = importer.inbox.entries()
+        for problem in problems { console.warning(TerminalText.safe(problem)) }
+        if entries.isEmpty {
+            if !json { console.line("The inbox is empty.") }
+            return problems.isEmpty ? ExitCode.success : ExitCode.failure
+        }
+        var done = 0
+        var left = 0
+        for entry in entries {
+            let result: ImportResult
+            do {
+                result = try await attempt(importer, id: entry.id, password: nil)
+            } catch {
+                left += 1
+                if json {
+                    console.line(Self.failedJSON(id: entry.id, name: entry.name, error: error.message).text())
+                } else {
+                    console.error(error.message)
+                }
+                continue
+            }
+            if case .kept = result.outcome { left += 1 } else { done += 1 }
+            report(result, password: nil, importer: importer, context: context)
+        }
+        if !json {
+            let total = done + left
+            console.line(
+                "Imported \(done) of \(total) \(total == 1 ? "document" : "documents")"
+                    + (left == 0 ? "." : "; \(left) \(left == 1 ? "stays" : "stay") in the inbox ('share inbox list' says why)."))
+        }
+        return left == 0 && problems.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+
+    private func importOne(_ entryID: String, importer: DocumentImporter, context: CommandContext) async throws(CLIError)
+        -> Int32
+    {
+        let console = context.console
+        let inbox = importer.inbox
         var password = try passwordFile.map(readPasswordFile)
         defer { Self.erase(&password) }
-        let entryID = id
         // A document known to need its password: ask before the first attempt.
-        if password == nil, let entry = try? inbox.entry(id), entry.needsPassword {
+        if password == nil, let entry = try? inbox.entry(entryID), entry.needsPassword {
             password = try ask(for: entry, application: importer.plan(entry).application?.name, console: console)
         }
         var result = try await attempt(importer, id: entryID, password: password)
@@ -64,9 +137,23 @@ struct InboxImportCommand: ShareCommand {
             password = try ask(for: result.entry, application: result.application?.name, console: console)
             result = try await attempt(importer, id: result.entry.id, password: password)
         }
+        if let failure = report(result, password: password, importer: importer, context: context) {
+            console.error(failure)
+            return ExitCode.failure
+        }
+        return ExitCode.success
+    }
+
+    /// Prints what became of one entry (a JSON line, or text); returns the error message when it
+    /// stays in the inbox (printed by the caller for a single entry, here for `--all`).
+    @discardableResult
+    private func report(_ result: ImportResult, password: [UInt8]?, importer: DocumentImporter, context: CommandContext)
+        -> String?
+    {
+        let console = context.console
         let home = context.paths.home
         if json {
-            console.line(ReceivedReport.resultJSON(result, inbox: importer.inbox).pretty())
+            console.line(ReceivedReport.resultJSON(result, inbox: importer.inbox).text())
         } else {
             for warning in result.warnings { console.warning(TerminalText.safe(warning)) }
         }
@@ -79,21 +166,23 @@ struct InboxImportCommand: ShareCommand {
                         + "(\(TerminalText.safe(result.receiveFolderReason ?? "no application imports it")))."
                 )
             }
-            return ExitCode.success
+            return nil
         case .imported(let path):
             if !json {
                 let app = "\"\(TerminalText.safe(result.application?.name ?? "?"))\""
                 let into = path.map { " into \(TerminalText.safe(DisplayPath.abbreviate($0, home: home)))" } ?? ""
                 console.line("Imported \(name) with \(app)\(into).")
             }
-            return ExitCode.success
+            return nil
         case .kept(let failure, _):
             let hint =
                 result.entry.needsPassword && password == nil
                 ? "run 'share inbox import \(result.entry.id)' on a terminal or give --password-file; " : ""
-            throw CLIError(
+            let message =
                 "\(name) stays in the inbox: \(TerminalText.safe(failure)); \(hint)"
-                    + "'share inbox remove \(result.entry.id)' deletes it")
+                + "'share inbox remove \(result.entry.id)' deletes it"
+            if all && !json { console.error(message) }
+            return message
         }
     }
 

@@ -25,6 +25,17 @@ enum LocalTypes {
         TypeRegistry(applications: store(context).load().applications)
     }
 
+    /// What a person can read for `type`: its declared description, else the comment shared-mime-info
+    /// has for its MIME type, else for a `dyn.` type what it was made from (`unknown type (.qqq
+    /// files)`), else the identifier.
+    static func describe(_ type: TypeIdentifier, registry: TypeRegistry, environment: [String: String]) -> String {
+        if let dynamic = DynamicType.readableDescription(of: type) { return dynamic }
+        let record = registry.record(for: type)
+        return record?.description
+            ?? record?.mimeTypes.lazy.compactMap { RegistryProvider.comment(forMIMEType: $0, environment: environment) }.first
+            ?? type.rawValue
+    }
+
     /// `path` made absolute against the current directory.
     static func absolute(_ path: String) -> String {
         ReceiveCommand.absolute(path)

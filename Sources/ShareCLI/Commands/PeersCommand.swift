@@ -30,6 +30,10 @@ struct PeersCommand: ShareCommand {
             .flag("watch", help: "Print peers as they appear and disappear, until interrupted."),
             .flag("json", help: "Print JSON: an array of peers (with --watch: one event per line)."),
             .value("domain", "domain", help: "Also look in this DNS domain (wide-area DNS-SD). Repeat for several.", repeating: true),
+            .flag(
+                "names",
+                help: "Print only the names, one a line (this machine's own left out), after at most a second "
+                    + "(or --wait): for scripts and shell completion."),
         ]
     )
 
@@ -37,18 +41,22 @@ struct PeersCommand: ShareCommand {
     let watch: Bool
     let json: Bool
     let domains: [String]
+    let names: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         wait = try parsed.integer("wait", in: 0...3600)
         watch = parsed.flag("watch")
         json = parsed.flag("json")
         domains = parsed.all("domain")
+        names = parsed.flag("names")
         if watch && wait != nil { throw parsed.usageError("--wait and --watch cannot be used together") }
+        if names && (watch || json) { throw parsed.usageError("--names cannot be used with --watch or --json") }
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let node = try NodeLoader.load(context.paths)
         if watch { return try await watchPeers(node: node, console: context.console) }
+        if names { return try await printNames(node: node, console: context.console) }
         let wait = self.wait
         let sightings: CombinedPeerLookup.Sightings
         do {
@@ -78,6 +86,25 @@ struct PeersCommand: ShareCommand {
         return ExitCode.success
     }
 
+    /// `--names`: what Avahi (and the wide-area domains) report within a second (or `--wait`),
+    /// names only.
+    private func printNames(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
+        let timeout = Duration.seconds(wait ?? 1)
+        let peers: [NearbyPeer]
+        do {
+            let sightings = try await CombinedPeerLookup.look(settings: node.settings, extraDomains: domains, timeout: timeout) {
+                () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: timeout)
+            }
+            peers = try PeerDirectory.nearby(sightings.merged, node: node)
+        } catch let error as DiscoveryError {
+            throw PeerScan.cliError(error)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        for peer in peers where !peer.isSelf { console.line(TerminalText.safe(peer.name)) }
+        return ExitCode.success
+    }
+
     private func watchPeers(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
         let (domains, warnings) = CombinedPeerLookup.domains(settings: node.settings, extra: self.domains)
         for warning in warnings { console.warning(TerminalText.safe(warning)) }
@@ -99,6 +126,9 @@ struct PeersCommand: ShareCommand {
             watch.close()
         }
         defer { signals.cancel() }
+        // `share peers --watch | head -3`: ends once nobody reads.
+        let outputWatcher = OutputWatcher { watch.close() }
+        defer { outputWatcher.cancel() }
         // Events are collected as they come and printed through a filter that coalesces flapping.
         let arrived = Mutex<(events: [CombinedPeerWatch.Event], ended: Bool)>(([], false))
         let reader = Task {
@@ -218,9 +248,10 @@ enum PeerJSON {
                     ("interface", address.interfaceName.map { .string($0) } ?? .null),
                 ])
             })),
-            ("fingerprint", peer.fingerprintPrefix.map { .string($0) } ?? .null),
+            ("fingerprint", peer.pinnedFingerprint.map(JSON.string) ?? .null),
+            ("fingerprintPrefix", peer.fingerprintPrefix.map { .string(String($0.prefix(16))) } ?? .null),
             ("version", peer.service.txt["v"].map { .string($0) } ?? .null),
-            ("known", .bool(peer.isKnown)),
+            ("verified", .bool(peer.isKnown)),
             ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
             ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
             ("mixedScripts", .bool(peer.mixesScripts)),

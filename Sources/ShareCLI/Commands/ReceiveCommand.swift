@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ShareDNS
 import ShareDiscovery
 import ShareDocuments
 import ShareKit
@@ -27,7 +28,9 @@ struct ReceiveCommand: ShareCommand {
             With --accept ask (the default) each offer is shown with the sender's name, fingerprint \
             and files, and waits for y/N; on first contact it also shows a verification code to compare \
             with the sender's, and accepting remembers the sender as verified. Without a terminal to ask \
-            on, offers are declined. --accept trusted accepts silently from verified peers and refuses \
+            on, each offer is asked about with a desktop notification (Accept or Decline; closing it \
+            declines) when the session has a notification server, and what was received or why it \
+            failed is notified too; with neither, offers are declined. --accept trusted accepts silently from verified peers and refuses \
             everyone else without asking; --accept everyone accepts everything, for a limited time with \
             --everyone-for (then back to ask). Blocked peers ('share trust block') are always refused.
 
@@ -44,74 +47,99 @@ struct ReceiveCommand: ShareCommand {
             .flag(
                 "keep-executables",
                 help: "Keep execute bits on files inside received folders (for code between your own machines); files are never executable otherwise."),
+            .value("limit-rate", "rate", help: "Receive at most this many bytes per second (e.g. 500k, 10M, 2MiB), per transfer."),
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
+            .flag(
+                "service",
+                help: "Run as a service (the systemd user unit share-receive.service): readiness to systemd, one log "
+                    + "line per event, settings reloaded on SIGHUP, exit 0 on SIGTERM."),
         ] + WideAreaReceive.Options.specs
     )
 
-    let port: UInt16
-    let name: String?
-    let directory: String?
-    let policy: ReceivePolicy
-    let everyoneFor: Duration?
+    let options: ReceiveSettings.Options
     let once: Bool
     let json: Bool
-    let executableBits: ExecutableBits
+    let service: Bool
     let wideArea: WideAreaReceive.Options
+    let rateLimit: UInt64?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        port = UInt16(try parsed.integer("port", in: 0...65535) ?? Int(ReceiverConfiguration.defaultPort))
-        directory = parsed.value("dir")
-        if let directory, let problem = Self.unsafeFolderProblem(directory) {
-            throw parsed.usageError("Refusing --dir '\(directory)': \(problem)")
-        }
-        name = parsed.value("name")
-        if let name, let problem = DeviceName.problem(with: name) {
-            throw parsed.usageError("Invalid name '\(name)': \(problem)")
-        }
-        let accept = try parsed.choice("accept", ["ask", "trusted", "everyone", "all"]) ?? "ask"
-        policy = accept == "all" ? .everyone : ReceivePolicy(rawValue: accept)!
-        everyoneFor = try parsed.value("everyone-for").map { text throws(UsageError) in
-            guard let duration = DurationText.parse(text) else {
-                throw parsed.usageError("The value '\(text)' is invalid for '--everyone-for'; expected e.g. 90s, 10m or 2h")
-            }
-            return duration
-        }
-        if everyoneFor != nil && policy != .everyone {
-            throw parsed.usageError("--everyone-for needs --accept everyone")
-        }
+        rateLimit = try LimitRate.parse(parsed)
+        options = try ReceiveSettings.Options(parsed)
         once = parsed.flag("once")
         json = parsed.flag("json")
-        executableBits = parsed.flag("keep-executables") ? .keptInBundles : .removed
+        service = parsed.flag("service")
+        if service && once { throw parsed.usageError("--service and --once cannot be used together") }
         wideArea = try WideAreaReceive.Options(parsed)
     }
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let service = self.service ? ReceiveService(context: context) : nil
+        let context = service?.context ?? context
+        var node = try NodeLoader.load(context.paths)
+        while true {
+            let code = try await receive(context, node: node, service: service)
+            guard let service, service.takeReloadRequest() else { return code }
+            node = service.reloaded(node)
+        }
+    }
+
+    /// Receives with the settings of `node` until stopped (or, for a service, reloaded).
+    private func receive(_ context: CommandContext, node: LocalNode, service: ReceiveService?) async throws(CLIError) -> Int32 {
         let console = context.console
-        let node = try NodeLoader.load(context.paths)
-        let name = node.deviceName(explicit: self.name)
-        let destination = Self.absolute(directory ?? context.paths.downloadDirectory)
+        let settings = try ReceiveSettings.resolve(options, settings: node.settings, paths: context.paths)
+        let (name, destination, policy, everyoneFor) = (settings.name, settings.directory, settings.policy, settings.everyoneFor)
+        let executableBits = settings.executableBits
+        // Said now rather than at the first transfer; the default folder is created as it is.
+        if let directory = options.directory, let problem = Self.folderProblem(destination, as: directory) {
+            throw CLIError(problem)
+        }
         let publication = try WideAreaReceive.publication(
             wideArea, settings: node.settings, workingDirectory: FileManager.default.currentDirectoryPath)
-        let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home)
-        let prompter = Prompter(console: console, timeout: Self.promptTimeout(console.environment))
+        let state = ReceiveReporter(console: console, json: json, once: once, home: context.paths.home, oneLine: service != nil)
+        let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
+        // Without a terminal, questions are asked with desktop notifications when the session has them.
+        let notifications =
+            prompter.canAsk
+            ? nil
+            : NotificationPrompter(
+                connection: service?.notifications ?? NotifierConnection(environment: console.environment),
+                timeout: prompter.timeout)
+        let history = TransferHistory(paths: context.paths)
         let events = ReceiverEvents(
-            canAsk: { prompter.canAsk },
+            canAsk: { prompter.canAsk || notifications?.canAsk == true },
             decide: { [executableBits] offer, ticket in
-                Self.decide(offer, ticket: ticket, prompter: prompter, state: state, executableBits: executableBits)
+                Self.decide(
+                    offer, ticket: ticket, prompter: prompter, notifications: notifications, state: state,
+                    executableBits: executableBits)
             },
-            pair: { request, ticket in Self.pair(request, ticket: ticket, prompter: prompter) },
+            pair: { request, ticket in
+                Self.pair(request, ticket: ticket, prompter: prompter, notifications: notifications, state: state)
+            },
             progress: { offer, progress in state.progress(offer, progress) },
-            finished: { outcome in state.finished(outcome) })
+            finished: { outcome in
+                state.historyProblem(history.record(outcome, configDirectory: context.paths.configDirectory))
+                state.finished(outcome)
+                service?.finished(outcome)
+                if service == nil, let notifications {
+                    TransferNotice.show(outcome, home: context.paths.home, on: notifications.connection, console: console)
+                }
+            })
         let receiver: Receiver
         do {
-            var configuration = ReceiverConfiguration(port: port, destination: destination, deviceName: name)
+            var configuration = ReceiverConfiguration(port: settings.port, destination: destination, deviceName: name)
             configuration.configDirectory = context.paths.configDirectory
             configuration.policy = policy
             configuration.everyoneUntil = everyoneFor.map { ContinuousClock.now + $0 }
             configuration.fallbackPolicy = .ask
             configuration.promptTimeout = prompter.timeout
+            let waits = EnvironmentWaits(console.environment)
+            if let stall = waits.stall { configuration.idleTimeout = stall }
+            configuration.partialKeep = waits.partialKeep
             configuration.executableBits = executableBits
+            configuration.decodesZstd = settings.compression
+            configuration.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
             configuration.useLocalTypes(paths: context.paths, environment: console.environment)
             let teamCAs = TeamCAStore(configDirectory: context.paths.configDirectory)
             configuration.trustAnchors = try teamCAs.anchors()
@@ -122,25 +150,36 @@ struct ReceiveCommand: ShareCommand {
         }
         state.receiver.withLock { $0 = receiver }
         // Before anything is printed: a script that saw the first line may signal at once.
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM] + (service?.signals ?? [])) { signal in
+            if service?.handle(signal, receiver: receiver) == true { return }
             state.interrupted.withLock { $0 = signal }
             receiver.stop()
         }
+        // Nobody reads what it reports any more (`share receive --json | head -1`): stop as cleanly as
+        // for Ctrl-C, with the exit status of what happened so far.
+        let reader = OutputWatcher { receiver.stop() }
 
         let fingerprint = node.identity.fingerprint
+        let addresses = Self.reachableAddresses(port: receiver.port)
         if json {
             console.line(
                 JSON.object([
                     ("event", .string("listening")), ("name", .string(name)), ("port", .int(Int64(receiver.port))),
                     ("fingerprint", .string(fingerprint.hex)), ("directory", .string(destination)),
-                    ("accept", .string(policy.rawValue)),
+                    ("accept", .string(policy.rawValue)), ("addresses", .array(addresses.map(JSON.string))),
                 ]).text())
+        } else if service != nil {
+            console.line(
+                "Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)), saving to "
+                    + "\(DisplayPath.abbreviate(destination, home: context.paths.home)), accepting: \(Self.describe(policy, for: everyoneFor)).")
         } else {
             console.line("Receiving as \"\(TerminalText.safe(name))\" on port \(receiver.port) (fingerprint \(fingerprint.grouped)).")
+            console.line("Senders that cannot see it nearby can use --to \(addresses.joined(separator: " or "))")
             console.line(
                 "Saving to \(DisplayPath.abbreviate(destination, home: context.paths.home)); accepting: \(Self.describe(policy, for: everyoneFor)). "
                     + "Press Ctrl-C to stop.")
         }
+        service?.listening(name: name, port: receiver.port, policy: Self.describe(policy, for: everyoneFor))
         let everyoneTimer = Task { [everyoneFor] in
             guard let everyoneFor else { return }
             try? await Task.sleep(for: everyoneFor)
@@ -178,11 +217,21 @@ struct ReceiveCommand: ShareCommand {
         publishing.cancel()
         everyoneTimer.cancel()
         signals.cancel()
+        reader.cancel()
         if let signal = state.interrupted.withLock({ $0 }) {
             state.clearProgress()
-            return 128 + signal
+            return service != nil && signal == SIGTERM ? ExitCode.success : 128 + signal
         }
         return state.exitCode.withLock { $0 }
+    }
+
+    /// This machine's addresses as a sender types them after --to (`192.168.1.20:47321`,
+    /// `[2001:db8::1]:47321`): the routable ones, else loopback.
+    static func reachableAddresses(port: UInt16) -> [String] {
+        let routable = LocalAddresses.routable().map { entry in
+            entry.bytes.count == 4 ? "\(entry.text):\(port)" : "[\(entry.text)]:\(port)"
+        }
+        return routable.isEmpty ? ["127.0.0.1:\(port)"] : routable
     }
 
     /// System folders nobody should receive into (documents would land among the system's files).
@@ -207,55 +256,98 @@ struct ReceiveCommand: ShareCommand {
         }
     }
 
+    /// Why the `--dir` folder (`given` as the user typed it) cannot receive: it is not a folder, this
+    /// user cannot write in it, or it is missing and so is its parent (only the last folder is
+    /// created, so a typo does not make a tree of folders).
+    static func folderProblem(_ folder: String, as given: String) -> String? {
+        func reason() -> String { String(cString: strerror(errno)) }
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { return "'\(given)' is not a folder; choose a folder with --dir" }
+            guard access(folder, W_OK | X_OK) == 0 else {
+                return "cannot write in the receive folder '\(given)' (\(reason())); fix its permissions or choose another with --dir"
+            }
+            return nil
+        }
+        let parent = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        // The parent as the user would type it: relative when the folder was given relative.
+        var shown = (given as NSString).deletingLastPathComponent
+        if shown.isEmpty { shown = "." }
+        guard stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return "the receive folder '\(given)' does not exist, nor does the folder it would be in ('\(shown)'); "
+                + "share creates only the last one: create them with 'mkdir -p', or choose another with --dir"
+        }
+        guard access(parent, W_OK | X_OK) == 0 else {
+            return "cannot create the receive folder '\(given)': cannot write in '\(shown)' (\(reason())); "
+                + "create it yourself, or choose another with --dir"
+        }
+        return nil
+    }
+
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    /// How long a question waits for an answer: `SHARE_PROMPT_TIMEOUT` seconds (for tests and
-    /// special setups), else 5 minutes.
-    static func promptTimeout(_ environment: [String: String]) -> Duration {
-        if let text = environment["SHARE_PROMPT_TIMEOUT"], let seconds = Int(text), seconds > 0 { return .seconds(seconds) }
-        return .seconds(300)
-    }
-
-    /// Asks the user about an offer (only under `ask`).
+    /// Asks the user about an offer (only under `ask`): on the terminal, else with a desktop
+    /// notification, else it is declined.
     static func decide(
-        _ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, state: ReceiveReporter,
-        executableBits: ExecutableBits
+        _ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, notifications: NotificationPrompter?,
+        state: ReceiveReporter, executableBits: ExecutableBits
     ) -> Decision {
-        let who = "\"\(TerminalText.safe(offer.peerName))\""
+        let who = "\"\(TerminalText.safe(offer.peerName))\" at \(offer.peerAddress)"
+        let (lines, question) = OfferSummary.describe(offer, home: state.home, executableBits: executableBits)
+        if !prompter.canAsk, let notifications, notifications.canAsk {
+            return notifications.decide(lines, question: question, ticket: ticket, about: "the offer from \(who)", state: state)
+        }
         guard prompter.canAsk else {
+            let desktop = notifications?.problem.map { ", and no desktop notifications (\($0))" } ?? ""
             state.notice(
-                "Declined an offer from \(who) at \(offer.peerAddress): no terminal to ask on "
+                "Declined an offer from \(who): no terminal to ask on\(desktop) "
                     + "(run 'share receive --accept everyone' or '--accept trusted' to decide without asking).")
             return Decision(
                 .nobodyToAsk,
-                message: "it has no terminal to ask its user on; it accepts without asking only with --accept everyone or trusted")
+                message: "it has no terminal to ask its user on and no desktop notifications; it accepts without asking only "
+                    + "with --accept everyone or trusted")
         }
-        let (lines, question) = OfferSummary.describe(offer, home: state.home, executableBits: executableBits)
         return decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
     }
 
-    /// Asks the user to compare the verification code of a pairing request.
-    static func pair(_ request: PairingRequest, ticket: PromptTicket, prompter: Prompter) -> Decision {
-        guard prompter.canAsk else {
-            return Decision(.nobodyToAsk, message: "it has no terminal to compare the verification code on")
-        }
+    /// Asks the user to compare the verification code of a pairing request: on the terminal, else
+    /// with a desktop notification.
+    static func pair(
+        _ request: PairingRequest, ticket: PromptTicket, prompter: Prompter, notifications: NotificationPrompter?,
+        state: ReceiveReporter
+    ) -> Decision {
         let (lines, question) = OfferSummary.describe(request)
-        switch prompter.ask(lines, question: question, ticket: ticket) {
-        case .no: return Decision(.declinedByUser, message: "its user did not confirm the verification code")
-        case let other: return decision(other, prompter: prompter)
+        let decision: Decision
+        if !prompter.canAsk, let notifications, notifications.canAsk {
+            decision = notifications.decide(
+                lines, question: question, accept: "Same code", decline: "Different code", category: nil, ticket: ticket,
+                about: "the pairing request from \"\(TerminalText.safe(request.peerName))\" at \(request.peerAddress)",
+                state: state)
+        } else if prompter.canAsk {
+            decision = Self.decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
+        } else {
+            return Decision(
+                .nobodyToAsk, message: "it has no terminal to compare the verification code on and no desktop notifications")
         }
+        guard decision.code == .declinedByUser else { return decision }
+        return Decision(.declinedByUser, message: "its user did not confirm the verification code")
     }
 
     /// The DECISION for how a question ended.
     static func decision(_ answer: Prompter.Answer, prompter: Prompter) -> Decision {
+        decision(answer, timeout: prompter.timeout)
+    }
+
+    /// The DECISION for how a question that waited at most `timeout` ended.
+    static func decision(_ answer: Prompter.Answer, timeout: Duration) -> Decision {
         switch answer {
         case .yes: .accept
         case .no: Decision(.declinedByUser, message: "")
         case .timedOut:
-            Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(prompter.timeout))")
+            Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(timeout))")
         case .withdrawn(let reason): Decision(.noAnswer, message: reason)
         }
     }

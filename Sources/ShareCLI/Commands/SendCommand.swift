@@ -24,36 +24,121 @@ struct SendCommand: ShareCommand {
             every file's SHA-256 before it keeps anything.
 
             PEER is a name seen by 'share peers' (any case, or a unique beginning of it), a prefix of \
-            a peer's fingerprint, or HOST:PORT. A peer found by name must present the key whose \
+            a peer's fingerprint, an address (HOST:PORT, or an IP address alone for the default port \
+            47321), or a host of the local network as 'share peers' shows it (desk.local, or \
+            desk.local:PORT when it runs several receivers). A peer found by name must present the key whose \
             fingerprint it advertises, and the name of a peer you verified means that peer's key, \
             wherever it is: nothing is sent to another machine that took the name. Several --to send \
-            the same documents to several peers at once.
+            the same documents to several peers at once. Without --to, on a terminal, share lists the \
+            receivers nearby as they appear and you choose: up and down move, space chooses several, \
+            typing filters by name, enter sends, escape cancels.
+
+            '-' sends standard input as one file called --name: it is saved to a private temporary \
+            file first (in $TMPDIR, else /tmp; never filling the disk), so its size and SHA-256 are \
+            known before it is offered, and deleted afterwards.
+
+            --text sends a short text (at most 16 KiB), alone or with files: the receiver sees it in \
+            its question and keeps it as a .txt document (named --name when no '-' is sent, else \
+            Text.txt). A web address in it is shown as a link there, never opened by share.
 
             Nothing but a greeting is sent before the receiver's key passed these checks. When the \
             receiver's user decides on a terminal and one of you has not verified the other, both \
             sides show the same verification code: confirm it here, and each side remembers the other \
             as verified. A send without a terminal stays unverified, and says so once per receiver.
+
+            Named pipes, sockets and devices inside a folder are skipped with a warning. --exclude \
+            leaves out what matches a pattern, written as in .gitignore and matched inside each folder \
+            sent: '*.o' and 'node_modules/' at any depth, '/build' at the folder's top, 'docs/**/*.tmp'; \
+            '!keep.o' sends again what an earlier pattern left out. With -L, what links inside the \
+            folders point to is sent in their place.
+
+            A send whose connection fails on the way (the network drops, the receiver sleeps, stalls, \
+            restarts or runs out of disk space) tries again by itself for --retry-for (5 minutes by \
+            default; --no-retry to fail at once), and continues from what the receiver already holds: \
+            each file's part there is checked against the file here (SHA-256) and only the rest is \
+            sent. Running the same send again later also continues, while the receiver keeps the part \
+            (24 hours by default).
+
+            Files are compressed with zstd on the way where that pays (never images, audio, video \
+            or archives, which are compressed already; otherwise only what a sample shows to \
+            compress), at a level that follows how fast the link takes the data; the receiver checks \
+            the SHA-256 of the original bytes. --no-compress, or 'share config set compression off', \
+            sends every byte as it is.
             """,
-        arguments: [ArgumentSpec(name: "path", help: "Files and folders to send.", repeating: true)],
+        arguments: [
+            ArgumentSpec(
+                name: "path", help: "Files and folders to send; '-' for standard input (with --name).", repeating: true,
+                optional: true)
+        ],
         options: [
             .value(
                 "to", "peer",
                 help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
                 repeating: true),
+            .value("text", "text", help: "A short text to send; the receiver keeps it as a .txt document."),
+            .value("name", "name", help: "The name standard input ('-'), else the --text, gets on the receiver."),
+            .value(
+                "retry-for", "duration",
+                help: "Keep reconnecting this long after the connection fails (e.g. 90s, 10m; default 5m)."),
+            .flag("no-retry", help: "Fail at once when the connection fails."),
+            .value(
+                "exclude", "pattern",
+                help: "Leave out what matches this gitignore-style pattern inside the folders (e.g. '*.o', 'node_modules/', '/build'). Repeat for several.",
+                repeating: true),
+            .flag("follow-links", short: "L", help: "Send what symbolic links inside the folders point to, instead of the links."),
+            .value("limit-rate", "rate", help: "Send at most this many bytes per second (e.g. 500k, 10M, 2MiB), to each peer."),
+            .flag("no-compress", help: "Send every byte as it is: no zstd, whatever the setting 'compression' says."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
-        usageOverride: "<path> ... --to <peer> [--to <peer> ...] [--json]"
+        usageOverride:
+            "[<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] "
+            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]"
     )
 
     let paths: [String]
     let targets: [String]
     let json: Bool
+    let noCompress: Bool
+    let input: StandardInput?
+    let text: TextNote?
+    /// How a failed connection is retried (nil: `--no-retry`).
+    let retry: RetryPolicy?
+    let scanOptions: ScanOptions
+    let rateLimit: UInt64?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
+        rateLimit = try LimitRate.parse(parsed)
         paths = parsed.positionals
         json = parsed.flag("json")
+        noCompress = parsed.flag("no-compress")
+        input = try StandardInput(parsed)
+        text = try TextNote(parsed)
+        if paths.isEmpty && text == nil { throw parsed.usageError("Missing expected argument '<path> ...' (or --text)") }
+        let retryFor = try parsed.value("retry-for").map { text throws(UsageError) in
+            guard let duration = DurationText.parse(text) else {
+                throw parsed.usageError("The value '\(text)' is invalid for '--retry-for'; expected e.g. 90s, 10m or 2h")
+            }
+            return duration
+        }
+        if parsed.flag("no-retry") {
+            if retryFor != nil { throw parsed.usageError("--retry-for and --no-retry cannot be used together") }
+            retry = nil
+        } else {
+            retry = RetryPolicy(retryFor: retryFor ?? RetryPolicy.defaultRetryFor)
+        }
+        var excludes: [ExcludePattern] = []
+        for text in parsed.all("exclude") {
+            guard let pattern = ExcludePattern(text) else {
+                throw parsed.usageError("The pattern '\(text)' for '--exclude' matches nothing; give a name or a path, e.g. '*.log'")
+            }
+            excludes.append(pattern)
+        }
+        scanOptions = ScanOptions(excludes: ExcludeRules(excludes), followLinks: parsed.flag("follow-links"))
         let values = parsed.all("to")
-        guard !values.isEmpty else { throw parsed.usageError("Missing expected option '--to <peer>'") }
+        if values.isEmpty && input != nil {
+            throw parsed.usageError(
+                "Missing expected option '--to <peer>' (standard input is what is sent, so receivers cannot be chosen on the terminal)")
+        }
         var targets: [String] = []
         for value in values where !targets.contains(value) {
             if value.trimmingTrailingSpaces().isEmpty { throw parsed.usageError("The value for '--to' is empty") }
@@ -64,24 +149,38 @@ struct SendCommand: ShareCommand {
 
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
+        if targets.isEmpty { try PeerTargets.requireTerminal(console) }
         let node = try NodeLoader.load(context.paths)
+        let spool = try input?.spool(environment: console.environment)
+        defer { spool?.remove() }
         let prepared: PreparedSend
+        let registry = LocalTypes.senderRegistry(context)
         do {
-            prepared = try PreparedSend.scan(paths, registry: LocalTypes.senderRegistry(context))
+            let files =
+                paths.isEmpty
+                ? nil : try PreparedSend.scan(paths.map { $0 == "-" ? spool?.path ?? $0 : $0 }, options: scanOptions, registry: registry)
+            prepared = try PreparedSend.offering(note: text?.entry(registry: registry, now: Int64(time(nil))), files: files)
         } catch {
-            throw CLIError(error.description)
+            // Nothing can be sent to anyone: every target gets its answer.
+            guard json else { throw CLIError(error.description) }
+            for target in targets {
+                console.line(ReportJSON.sendFailed(to: target, peer: .null, outcome: "failed", error: error.description).text())
+            }
+            console.error(error.description)
+            return ExitCode.failure
         }
+        warnAboutSkipped(prepared, console: console)
         let anchors: TrustAnchors
         do {
             anchors = try TeamCAStore(configDirectory: context.paths.configDirectory).anchors()
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
-        let resolved = await PeerTargets.resolveEach(targets, node: node)
+        let (targets, resolved) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
         if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
-        let prompter = Prompter(console: console, timeout: ReceiveCommand.promptTimeout(console.environment))
+        let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
         let attended = console.stdinIsTerminal && console.stderrIsTerminal
         let cancellation = SendCancellation()
         let interrupted = Mutex<Int32?>(nil)
@@ -96,8 +195,27 @@ struct SendCommand: ShareCommand {
                 options.configDirectory = node.paths.configDirectory
                 options.trustAnchors = anchors
                 options.cancellation = cancellation
+                options.rateLimit = LimitRate.effective(rateLimit, setting: node.settings.rateLimit)
+                options.retry = retry
+                options.compression = noCompress || node.settings.compression == false ? .off : CompressionSettings()
+                options.compressedTypes = CompressedTypes(registry: registry)
+                if let stall = EnvironmentWaits(console.environment).stall { options.idleTimeout = stall }
+                let single = destinations.count == 1
+                let who = single ? "" : "\(TerminalText.safe(destination.label)): "
+                options.onReconnect = { reconnection in
+                    guard !json else { return }
+                    board.set(index, .connecting)
+                    console.err(
+                        "\(who)connection lost (\(reconnection.reason)); reconnecting in "
+                            + "\(DurationText.format(reconnection.delay)) (attempt \(reconnection.attempt))…\n")
+                }
+                options.onResume = { resumption in
+                    guard !json else { return }
+                    console.err(
+                        "\(who)resuming: \(ByteCount.format(resumption.heldBytes)) of "
+                            + "\(ByteCount.format(resumption.totalBytes)) already there\n")
+                }
                 if attended {
-                    let single = destinations.count == 1
                     options.interaction = SendInteraction(
                         compareCode: { comparison, ticket in
                             let (lines, question) = OfferSummary.describe(comparison)
@@ -116,6 +234,7 @@ struct SendCommand: ShareCommand {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
                             prepared, toFirstOf: destination.endpoints, identity: node.identity, options: options,
+                            refresh: { await PeerTargets.refreshEndpoints(destination, node: node) },
                             progress: { board.update(index, $0) })
                         board.set(index, .done)
                         return (index, .success(report))
@@ -131,16 +250,21 @@ struct SendCommand: ShareCommand {
         }
         board.finish()
         WideAreaTarget.record(destinations, results, node: node)
+        let history = TransferHistory(paths: context.paths)
+        HistoryCommand.warn(
+            history.record(results, to: destinations.map(\.target), manifest: prepared.manifest, configDirectory: node.paths.configDirectory),
+            console)
 
-        var failures = 0
+        var failures: [String] = []
         var sent = results.makeIterator()
         for (target, resolution) in zip(targets, resolved) {
             let destination: PeerTargets.Destination
             switch resolution {
             case .failure(let error):
-                failures += 1
-                report(failureOf: target, outcome: "unreachable", message: error.message, console: console, single: targets.count == 1)
-                if error.exitCode == ExitCode.unavailable && targets.count == 1 { return ExitCode.unavailable }
+                failures.append(error.outcomeCode)
+                report(
+                    failureOf: target, peer: .null, outcome: error.outcomeCode, message: error.message, console: console,
+                    single: targets.count == 1)
                 continue
             case .success(let resolved):
                 destination = resolved
@@ -148,10 +272,14 @@ struct SendCommand: ShareCommand {
             guard let result = sent.next() else { break }
             switch result {
             case .success(let report):
-                if json { console.line(ReportJSON.sent(report, to: destination.target).text()) } else { printReport(report, console: console) }
+                if json {
+                    console.line(ReportJSON.sent(report, to: destination, prepared: prepared).text())
+                } else {
+                    printReport(report, console: console)
+                }
                 noteIfUnverified(report, destination: destination, node: node, console: console)
             case .failure(let error):
-                failures += 1
+                failures.append(error.outcome)
                 if targets.count == 1 && !json {
                     if let signal = interrupted.withLock({ $0 }) {
                         console.error(error.description)
@@ -159,19 +287,38 @@ struct SendCommand: ShareCommand {
                     }
                     throw CLIError(error.description)
                 }
-                report(failureOf: destination.target, outcome: error.outcome, message: error.description, console: console, single: targets.count == 1)
+                report(
+                    failureOf: destination.target, peer: ReportJSON.peer(destination), outcome: error.outcome,
+                    message: error.description, console: console, single: targets.count == 1)
             }
         }
         if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
-        return failures == 0 ? ExitCode.success : ExitCode.failure
+        if failures.isEmpty { return ExitCode.success }
+        // 69 only when nothing could be done for want of avahi-daemon; any other failure is 1.
+        return failures.count == targets.count && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
     }
 
-    private func report(failureOf target: String, outcome: String, message: String, console: Console, single: Bool) {
+    /// Says that sending to `target` failed: as JSON (and on stderr when it is the only target), or
+    /// as `Error: ...`.
+    private func report(failureOf target: String, peer: JSON, outcome: String, message: String, console: Console, single: Bool) {
         if json {
-            console.line(ReportJSON.sendFailed(to: target, outcome: outcome, error: message).text())
+            console.line(ReportJSON.sendFailed(to: target, peer: peer, outcome: outcome, error: message).text())
             if single { console.error(message) }
+        } else if single {
+            console.error(message)
         } else {
             console.error("sending to \(TerminalText.safe(target)) failed: \(message)")
+        }
+    }
+
+    /// Warns about each special file left out (at most 10 by name).
+    private func warnAboutSkipped(_ prepared: PreparedSend, console: Console) {
+        let shown = 10
+        for skipped in prepared.skipped.prefix(shown) {
+            console.warning("skipped '\(TerminalText.safe(skipped.path))': \(skipped.reason)")
+        }
+        if prepared.skipped.count > shown {
+            console.warning("skipped \(prepared.skipped.count - shown) more special files")
         }
     }
 
@@ -196,12 +343,19 @@ struct SendCommand: ShareCommand {
         let count = report.items.count == 1 ? "1 item" : "\(report.items.count) items"
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
         let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
-        let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(report.bytes) / report.seconds)))/s" : ""
+        let moved = report.bytes - min(report.resumedBytes, report.bytes)
+        let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(moved) / report.seconds)))/s" : ""
+        var resumed = report.resumedBytes > 0 ? " (\(ByteCount.format(report.resumedBytes)) were already there)" : ""
+        if report.attempts > 1 { resumed += " after \(report.attempts) connections" }
+        let compressed = report.compression.flatMap { statistics in
+            statistics.compressedChunks == 0 ? nil : ", \(ByteCount.format(statistics.payloadBytes)) on the wire (zstd)"
+        } ?? ""
         let who = OfferSummary.who(name: report.peerName, pinnedName: report.pinnedName, claimsNameOf: nil, trustedBy: nil)
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
-                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate), SHA-256 verified.")
+                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed)\(resumed), "
+                + "SHA-256 verified.")
         for item in report.items {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
             switch item.outcome {

@@ -9,7 +9,7 @@ enum TrustCACommand {
         name: "ca",
         abstract: "Manage the team CAs this machine trusts.",
         discussion: """
-            A team CA is a certificate authority run by your team (Certificates/team-ca.sh makes one). \
+            A team CA is a certificate authority run by your team ('share-team-ca init' makes one). \
             A machine whose certificate a team CA you added has issued is trusted without a \
             verification code; it is still identified by its fingerprint. Removing the CA is how its \
             certificates are revoked. The CAs are kept in 'trusted-cas/' in the config folder.
@@ -54,7 +54,8 @@ enum TrustCACommand {
     /// A CA as JSON.
     static func json(_ info: CAInfo, file: String?) -> JSON {
         var members: [(String, JSON)] = [
-            ("fingerprint", .string(info.fingerprint.hex)),
+            // The SHA-256 of the CA's certificate (not a key's fingerprint: docs/JSON.md).
+            ("sha256", .string(info.fingerprint.hex)),
             ("subject", .string(info.subject)),
             ("name", .string(info.displayName)),
             ("notBefore", .string(timestamp(info.notBefore))),

@@ -21,15 +21,19 @@ struct TrustListCommand: ShareCommand {
         let console = context.console
         let dates = ISO8601DateFormatter()
         if json {
+            // `fingerprint` is always all 64 digits (null for a block by prefix); `fingerprintPrefix` the first 16.
             let peers: [JSON] = store.peers.map { peer in
                 .object([
                     ("name", .string(peer.name)), ("fingerprint", .string(peer.fingerprint)),
-                    ("verified", .string(peer.verification.rawValue)), ("since", .string(dates.string(from: peer.firstSeen))),
+                    ("fingerprintPrefix", .string(String(peer.fingerprint.prefix(16)))),
+                    ("verification", .string(peer.verification.rawValue)), ("since", .string(dates.string(from: peer.firstSeen))),
                 ])
             }
             let blocked: [JSON] = store.blocked.map { peer in
                 .object([
-                    ("name", .string(peer.name)), ("fingerprint", .string(peer.fingerprint)),
+                    ("name", peer.name.isEmpty ? .null : .string(peer.name)),
+                    ("fingerprint", peer.fingerprint.count == 64 ? .string(peer.fingerprint) : .null),
+                    ("fingerprintPrefix", .string(String(peer.fingerprint.prefix(16)))),
                     ("since", .string(dates.string(from: peer.since))),
                 ])
             }

@@ -18,9 +18,17 @@ struct TrustRemoveCommand: ShareCommand {
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let store = try TrustCommandSupport.load(context.paths)
         let fingerprint = try TrustCommandSupport.single(query, in: store)
-        let name = (store.peers.first { $0.fingerprint == fingerprint }?.name ?? store.blocked.first { $0.fingerprint == fingerprint }?.name) ?? ""
+        let verified = store.peers.first { $0.fingerprint == fingerprint }
+        let blocked = store.blocked.first { $0.fingerprint == fingerprint }
         try TrustCommandSupport.update(context.paths) { $0.remove(fingerprint: fingerprint) }
-        context.console.line("Forgot \"\(TerminalText.safe(name))\" (\(TrustCommandSupport.short(fingerprint))).")
+        let name = verified?.name ?? blocked?.name ?? ""
+        let who = name.isEmpty ? "" : "\"\(TerminalText.safe(name))\" "
+        let key = TrustCommandSupport.short(fingerprint)
+        if verified != nil {
+            context.console.line("Forgot \(who)(\(key)): it is no longer verified.")
+        } else {
+            context.console.line("No longer blocking \(name.isEmpty ? key : who + "(" + key + ")").")
+        }
         return ExitCode.success
     }
 }

@@ -32,7 +32,7 @@ struct TrustVerifyCommand: ShareCommand {
         }
         let node = try NodeLoader.load(context.paths)
         let destination = try await PeerTargets.resolve([target], node: node)[0]
-        let prompter = Prompter(console: console, timeout: ReceiveCommand.promptTimeout(console.environment))
+        let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
         var options = SendOptions(deviceName: node.deviceName(), expectedKey: destination.expectedKey)
         options.configDirectory = context.paths.configDirectory
         options.interaction = SendInteraction(

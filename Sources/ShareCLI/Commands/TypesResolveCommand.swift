@@ -83,9 +83,10 @@ struct TypesResolveCommand: ShareCommand {
             if mime {
                 output += "\(TerminalText.safe(file)): \(TerminalText.safe(plan.resolution.mimeType))\n"
             } else if json {
-                output += jsonText(plan, path: path, registry: registry) + "\n"
+                output += jsonText(plan, path: path, registry: registry, environment: context.console.environment) + "\n"
             } else {
-                output += humanText(plan, name: name, registry: registry, home: context.paths.home)
+                output += humanText(
+                    plan, name: name, registry: registry, home: context.paths.home, environment: context.console.environment)
             }
             if output.utf8.count >= 1 << 16 {
                 context.console.out(output)
@@ -96,12 +97,13 @@ struct TypesResolveCommand: ShareCommand {
         return failures
     }
 
-    private func jsonText(_ plan: ImportPlan, path: String, registry: TypeRegistry) -> String {
+    private func jsonText(_ plan: ImportPlan, path: String, registry: TypeRegistry, environment: [String: String]) -> String {
         let resolution = plan.resolution
         let chains = registry.conformanceChains(of: resolution.type)
         let value = JSON.object([
             ("file", .string(path)),
             ("type", .string(resolution.type.rawValue)),
+            ("description", .string(LocalTypes.describe(resolution.type, registry: registry, environment: environment))),
             ("mimeType", .string(resolution.mimeType)),
             ("basis", .string(resolution.basis.rawValue)),
             ("conformanceChains", .array(chains.map { .array($0.map { .string($0.rawValue) }) })),
@@ -120,15 +122,19 @@ struct TypesResolveCommand: ShareCommand {
         return files.count == 1 ? value.pretty() : value.text()
     }
 
-    private func humanText(_ plan: ImportPlan, name: String, registry: TypeRegistry, home: String) -> String {
+    private func humanText(
+        _ plan: ImportPlan, name: String, registry: TypeRegistry, home: String, environment: [String: String]
+    ) -> String {
         let resolution = plan.resolution
-        var lines = [
-            "\(TerminalText.safe(name)): \(TerminalText.safe(resolution.type.rawValue)) (\(Self.basis(resolution.basis)))"
-        ]
+        let description = LocalTypes.describe(resolution.type, registry: registry, environment: environment)
+        // An unknown type is named by what it was made from, not by its `dyn.` identifier.
+        let shown = resolution.type.isDynamic ? description : resolution.type.rawValue
+        var lines = ["\(TerminalText.safe(name)): \(TerminalText.safe(shown)) (\(Self.basis(resolution.basis)))"]
         func row(_ label: String, _ value: String) {
             lines.append(
                 "  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
         }
+        if resolution.type.isDynamic { row("identifier", TerminalText.safe(resolution.type.rawValue)) }
         row("MIME type", TerminalText.safe(resolution.mimeType))
         for (index, chain) in registry.conformanceChains(of: resolution.type).enumerated() {
             row(index == 0 ? "conforms to" : "", TerminalText.safe(chain.map(\.rawValue).joined(separator: " → ")))

@@ -38,11 +38,8 @@ struct TypesShowCommand: ShareCommand {
         let home = context.paths.home
         let record = explanation.record
         let ranking = explanation.handlers
-        let description =
-            record.description
-            ?? record.mimeTypes.lazy.compactMap {
-                RegistryProvider.comment(forMIMEType: $0, environment: context.console.environment)
-            }.first
+        let described = LocalTypes.describe(record.identifier, registry: registry, environment: context.console.environment)
+        let description = described == record.identifier.rawValue ? nil : described
         if json {
             context.console.line(
                 JSON.object([

@@ -54,15 +54,20 @@ public final class Console: Sendable {
             environment: ProcessInfo.processInfo.environment, stderrIsTerminal: isatty(2) == 1,
             stdinIsTerminal: isatty(0) == 1, stdoutIsTerminal: isatty(1) == 1
         ) { fd, text in
-            var bytes = Array(text.utf8)[...]
-            while !bytes.isEmpty {
-                let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                bytes = bytes.dropFirst(written)
+            writeAll(fd, text)
+        }
+    }
+
+    /// Writes all of `text` to `fd`, retrying on EINTR.
+    static func writeAll(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
             }
+            bytes = bytes.dropFirst(written)
         }
     }
 

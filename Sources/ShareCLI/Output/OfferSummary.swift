@@ -101,13 +101,18 @@ enum OfferSummary {
         return lines
     }
 
+    /// What starts each line of a note's text. Only a note's lines can start with it: every other
+    /// line starts with text of this program's own, or with two spaces and a name whose edge spaces
+    /// are escaped.
+    static let notePrefix = "    │ "
+
     /// The first lines of a note, as the receiver shows them in the prompt (links are shown, never opened).
     static func noteLines(_ entry: ManifestEntry) -> [String] {
         let text = String(decoding: entry.content, as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).map {
-            "    │ " + TerminalText.safe(String($0.prefix(200)))
+            notePrefix + TerminalText.safe(String($0.prefix(200)))
         }
-        let more = text.split(separator: "\n", omittingEmptySubsequences: false).count > 8 ? ["    │ …"] : []
+        let more = text.split(separator: "\n", omittingEmptySubsequences: false).count > 8 ? [notePrefix + "…"] : []
         return lines + more
     }
 

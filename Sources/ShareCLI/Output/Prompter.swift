@@ -1,6 +1,4 @@
 import ShareKit
-import ShareTransport
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -28,12 +26,8 @@ final class Prompter: Sendable {
     private let console: Console
     /// How long an unanswered question waits before it counts as "no answer".
     let timeout: Duration
-    /// The question on screen and the ones waiting, in order.
-    private let queue = Mutex<[Waiter]>([])
-
-    private final class Waiter: Sendable {
-        let turn = WakeSignal()
-    }
+    /// One question at a time.
+    private let questions = QuestionQueue()
 
     init(console: Console, timeout: Duration = .seconds(300)) {
         self.console = console
@@ -44,32 +38,14 @@ final class Prompter: Sendable {
     var canAsk: Bool { console.stdinIsTerminal && console.stderrIsTerminal }
 
     /// How many questions are waiting behind the one on screen.
-    var waiting: Int { queue.withLock { max($0.count - 1, 0) } }
+    var waiting: Int { questions.waiting }
 
     /// Shows `lines`, then asks `question` `[y/N]` and waits for the answer: only `y` or `yes` (any
     /// case) count as yes.
     func ask(_ lines: [String], question: String, ticket: PromptTicket? = nil) -> Answer {
-        let waiter = Waiter()
-        let first = queue.withLock { queue in
-            queue.append(waiter)
-            return queue.count == 1
+        questions.inTurn(ticket: ticket, withdrawn: { .withdrawn($0) }) {
+            askNow(lines, question: question, ticket: ticket)
         }
-        defer {
-            let next = queue.withLock { queue -> Waiter? in
-                queue.removeAll { $0 === waiter }
-                return queue.first
-            }
-            next?.turn.signal()
-        }
-        if !first {
-            // Wait for our turn, unless the question is withdrawn meanwhile.
-            while !waiter.turn.isSignalled {
-                if let reason = ticket?.withdrawal { return .withdrawn(reason) }
-                _ = waiter.turn.wait(timeout: .milliseconds(100))
-            }
-        }
-        if let reason = ticket?.withdrawal { return .withdrawn(reason) }
-        return askNow(lines, question: question, ticket: ticket)
     }
 
     private func askNow(_ lines: [String], question: String, ticket: PromptTicket?) -> Answer {
@@ -77,9 +53,8 @@ final class Prompter: Sendable {
         defer { raw.restore() }
         var typed = ""
         func line() -> String {
-            let more = waiting
-            let note = more == 0 ? "" : " (\(more) more \(more == 1 ? "question waits" : "questions wait") after this one)"
-            return question + note + " [y/N] " + typed
+            let note = QuestionQueue.waitingNote(waiting)
+            return question + (note.isEmpty ? "" : " " + note) + " [y/N] " + typed
         }
         console.beginPrompt(lines: lines, prompt: line())
         let deadline = ContinuousClock.now + timeout

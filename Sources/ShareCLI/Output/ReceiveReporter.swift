@@ -14,13 +14,18 @@ final class ReceiveReporter: Sendable {
     let json: Bool
     let once: Bool
     let home: String
+    /// Whether each event is one line (a service's journal): a received transfer's items follow
+    /// its summary on the same line.
+    let oneLine: Bool
     let receiver = Mutex<Receiver?>(nil)
     let exitCode = Mutex<Int32>(ExitCode.success)
     let interrupted = Mutex<Int32?>(nil)
     private let progressLine: ProgressLine
+    private let refusals = Mutex(RefusalThrottle())
 
-    init(console: Console, json: Bool, once: Bool, home: String) {
+    init(console: Console, json: Bool, once: Bool, home: String, oneLine: Bool = false) {
         self.console = console
+        self.oneLine = oneLine
         self.json = json
         self.once = once
         self.home = home
@@ -71,6 +76,12 @@ final class ReceiveReporter: Sendable {
         }
     }
 
+    /// Says (as a warning) that a transfer could not be recorded in the history.
+    func historyProblem(_ problem: ConfigurationError?) {
+        clearProgress()
+        HistoryCommand.warn(problem, console)
+    }
+
     func notice(_ text: String) {
         clearProgress()
         if !json { console.err(text + "\n") }
@@ -93,10 +104,18 @@ final class ReceiveReporter: Sendable {
                 let certified = transfer.peerTrustedBy.map { ", certified by the team CA \"\(TerminalText.safe($0.displayName))\"" } ?? ""
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
                 let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
-                console.line(
+                let summary =
                     "Received \(count) from \(who) (\(OfferSummary.fingerprint(transfer.peerFingerprint))\(certified)): "
-                        + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s, SHA-256 verified.")
-                for line in ReceivedReport.itemLines(transfer, home: home) { console.line(line) }
+                    + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s"
+                    + (transfer.resumedBytes > 0 ? " (continued: \(ByteCount.format(transfer.resumedBytes)) were already here)" : "")
+                    + ", SHA-256 verified."
+                let items = ReceivedReport.itemLines(transfer, home: home)
+                if oneLine {
+                    console.line(summary + " " + items.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
+                } else {
+                    console.line(summary)
+                    for line in items { console.line(line) }
+                }
             }
         case .declined(let offer, let decision):
             // Automatic refusals (policy, blocked, too many offers) do not end a --once receiver:
@@ -115,18 +134,19 @@ final class ReceiveReporter: Sendable {
                 let reason = decision.message.isEmpty ? "" : ": \(decision.message)"
                 console.err("Declined the offer from \"\(TerminalText.safe(offer.peerName))\"\(reason).\n")
             }
-        case .failed(let name, let fingerprint, let address, let failure):
+        case .failed(let name, let fingerprint, let address, let failure, let keptBytes):
             exitCode.withLock { $0 = ExitCode.failure }
             let who = name.map { "\"\(TerminalText.safe($0))\" at \(address)" } ?? address
             if json {
                 console.line(
                     JSON.object([
                         ("event", .string("failed")),
-                        ("peer", ReportJSON.peer(name: name ?? "", fingerprint: fingerprint, address: address)),
+                        ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address)),
                         ("error", .string(failure.description)),
+                        ("keptBytes", .int(Int64(keptBytes))),
                     ]).text())
             } else {
-                console.error("the transfer from \(who) failed: \(failure); nothing was kept")
+                console.error("the transfer from \(who) failed: \(failure); \(TransferNotice.keptText(keptBytes))")
             }
         case .paired(let request, let confirmed):
             ends = false
@@ -161,11 +181,17 @@ final class ReceiveReporter: Sendable {
             }
         case .refused(let address, let reason):
             ends = false
+            let host = address.split(separator: ":").dropLast().joined(separator: ":")
+            guard let leftOut = refusals.withLock({ $0.admit(host) }) else { break }
             if json {
                 console.line(
-                    JSON.object([("event", .string("refused")), ("address", .string(address)), ("reason", .string(reason))]).text())
+                    JSON.object([
+                        ("event", .string("refused")), ("address", .string(address)), ("reason", .string(reason)),
+                        ("notReported", .int(leftOut)),
+                    ]).text())
             } else {
-                console.err("Refused a connection from \(address.isEmpty ? "a peer" : address): \(reason)\n")
+                let more = leftOut == 0 ? "" : " (\(leftOut) more refused connections were not reported)"
+                console.err("Refused a connection from \(address.isEmpty ? "a peer" : address): \(reason)\(more)\n")
             }
         }
         if once && ends {

@@ -29,12 +29,12 @@ enum ReceivedReport {
         return lines
     }
 
-    /// `receiveFolder`, `imported` or `kept`.
+    /// `placed`, `imported` or `keptInInbox`: the codes the sender's report uses too (docs/JSON.md).
     static func outcomeName(_ outcome: ImportResult.Outcome) -> String {
         switch outcome {
-        case .receiveFolder: "receiveFolder"
+        case .receiveFolder: "placed"
         case .imported: "imported"
-        case .kept: "kept"
+        case .kept: "keptInInbox"
         }
     }
 
@@ -50,12 +50,12 @@ enum ReceivedReport {
                 "application",
                 result.application.map {
                     .object([
-                        ("id", .string($0.id)), ("name", .string($0.name)), ("importer", .string($0.importerKind)),
+                        ("name", .string($0.name)), ("id", .string($0.id)), ("importer", .string($0.importerKind)),
                     ])
                 } ?? .null
             ),
+            ("reason", failure.map(JSON.string) ?? .null),
             ("inboxID", failure == nil ? .null : .string(result.entry.id)),
-            ("error", failure.map(JSON.string) ?? .null),
             ("warnings", .array(result.warnings.map(JSON.string))),
         ]
     }
@@ -68,10 +68,14 @@ enum ReceivedReport {
                 + [("files", .int(Int64(item.files))), ("bytes", .int(Int64(clamping: item.bytes)))])
     }
 
-    /// The JSON of `share inbox import --json`.
+    /// One line of `share inbox import --json`: `ok` is false when the document stays in the inbox
+    /// (`reason` says why, and `error` is the message on stderr).
     static func resultJSON(_ result: ImportResult, inbox: Inbox) -> JSON {
-        .object(
-            [("id", .string(result.entry.id)), ("name", .string(result.entry.name))]
-                + importMembers(result, path: result.path(inbox: inbox)))
+        var failed = false
+        if case .kept = result.outcome { failed = true }
+        return .object(
+            [("ok", .bool(!failed)), ("id", .string(result.entry.id)), ("name", .string(result.entry.name))]
+                + importMembers(result, path: result.path(inbox: inbox))
+                + (failed ? [("error", .string("\"\(result.entry.name)\" stays in the inbox"))] : []))
     }
 }

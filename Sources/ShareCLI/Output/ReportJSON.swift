@@ -1,23 +1,39 @@
 import ShareKit
 import ShareTLS
+import ShareTransport
 import ShareWire
 import TypeRegistry
 
-/// The JSON shapes of `share send --json` and `share receive --json` (documented in README.md).
+/// The JSON shapes of `share send --json` and `share receive --json` (docs/JSON.md, and the schemas
+/// in docs/schemas).
 enum ReportJSON {
+    /// A peer, the same object everywhere: `fingerprint` is the full 64 hex digits when the key is
+    /// known (else null), `fingerprintPrefix` its first 16 (the short form people see and type).
     static func peer(
-        name: String, fingerprint: Fingerprint?, address: String, trustedBy: CAInfo? = nil, pinnedName: String? = nil,
-        claimsNameOf: TrustStore.Peer? = nil
+        name: String?, fingerprint: String?, prefix: String? = nil, address: String?, trustedBy: CAInfo? = nil,
+        pinnedName: String? = nil, claimsNameOf: TrustStore.Peer? = nil
     ) -> JSON {
-        .object([
-            ("name", .string(name)),
-            ("fingerprint", fingerprint.map { .string($0.hex) } ?? .null),
-            ("address", .string(address)),
+        let short = (fingerprint ?? prefix).map { String($0.prefix(16)) }
+        return .object([
+            ("name", name.map(JSON.string) ?? .null),
+            ("fingerprint", fingerprint.map(JSON.string) ?? .null),
+            ("fingerprintPrefix", short.map(JSON.string) ?? .null),
+            ("address", address.map(JSON.string) ?? .null),
             ("trust", trust(trustedBy)),
             ("verified", .bool(pinnedName != nil)),
             ("verifiedAs", pinnedName.map(JSON.string) ?? .null),
             ("claimsNameOf", claimsNameOf.map { .string($0.fingerprint) } ?? .null),
         ])
+    }
+
+    /// A peer whose key is known.
+    static func peer(
+        name: String?, fingerprint: Fingerprint?, address: String?, trustedBy: CAInfo? = nil, pinnedName: String? = nil,
+        claimsNameOf: TrustStore.Peer? = nil
+    ) -> JSON {
+        peer(
+            name: name, fingerprint: fingerprint?.hex, address: address, trustedBy: trustedBy, pinnedName: pinnedName,
+            claimsNameOf: claimsNameOf)
     }
 
     /// The peer of an offer.
@@ -27,15 +43,39 @@ enum ReportJSON {
             pinnedName: offer.pinnedName, claimsNameOf: offer.claimsNameOf)
     }
 
+    /// The peer a `--to` resolved to, before (or without) a connection: what discovery and the trust
+    /// store say about it.
+    static func peer(_ destination: PeerTargets.Destination) -> JSON {
+        var name: String?
+        var fingerprint: String?
+        var prefix: String?
+        var verifiedAs: String?
+        switch destination.expectedKey {
+        case .advertised(let advertised, let advertisedName)?:
+            name = advertisedName
+            prefix = advertised.isEmpty ? nil : advertised
+        case .verified(let pinned, let pinnedName)?:
+            name = destination.peerName ?? pinnedName
+            fingerprint = pinned
+            verifiedAs = pinnedName
+        case nil:
+            break
+        }
+        return peer(
+            name: name, fingerprint: fingerprint, prefix: prefix, address: destination.endpoints.first?.description,
+            pinnedName: verifiedAs)
+    }
+
     /// Why the peer is trusted, when something vouches for it: `"ca:<subject>"` for a team CA.
     static func trust(_ trustedBy: CAInfo?) -> JSON {
         trustedBy.map { .string("ca:" + $0.subject) } ?? .null
     }
 
-    static func sent(_ report: SendReport, to target: String) -> JSON {
+    /// One `share send --json` line for a target that was sent to.
+    static func sent(_ report: SendReport, to destination: PeerTargets.Destination, prepared: PreparedSend) -> JSON {
         .object([
             ("ok", .bool(true)),
-            ("to", .string(target)),
+            ("to", .string(destination.target)),
             ("outcome", .string("sent")),
             (
                 "peer",
@@ -46,25 +86,48 @@ enum ReportJSON {
                         ? report.pinnedName ?? report.peerName : nil)
             ),
             ("verification", .string(report.peerVerification.label)),
-            ("items", .array(report.items.map { item in
-                .object([
-                    ("source", .string(item.source)),
-                    ("name", .string(item.name)),
-                    ("bundle", .bool(item.isBundle)),
-                    ("outcome", .string(item.outcome.description)),
-                    (item.outcome == .keptInInbox ? "reason" : item.outcome == .imported ? "application" : "location", .string(item.text)),
-                ])
-            })),
+            ("items", .array(report.items.map(item))),
+            ("skipped", skipped(prepared)),
             ("files", .int(Int64(report.files.count))),
             ("bytes", .int(Int64(report.bytes))),
+            ("resumedBytes", .int(Int64(report.resumedBytes))),
+            ("attempts", .int(Int64(report.attempts))),
             ("seconds", .double(report.seconds)),
             ("waitedSeconds", .double(report.waitedSeconds)),
-            ("verified", .array(report.files.map(verified))),
+            // DATA payload bytes (after zstd); the same as "bytes" less what was resumed when nothing was compressed.
+            ("payloadBytes", report.compression.map { JSON.int(Int64($0.payloadBytes)) } ?? .null),
+                        ("verifiedFiles", .array(report.files.map(verified))),
         ])
     }
 
-    static func sendFailed(to target: String, outcome: String, error: String) -> JSON {
-        .object([("ok", .bool(false)), ("to", .string(target)), ("outcome", .string(outcome)), ("error", .string(error))])
+    /// One sent item and where it ended on the receiver: `outcome` is a code, `path`,
+    /// `application` and `reason` say the rest (null where they do not apply).
+    private static func item(_ item: SendReport.Item) -> JSON {
+        .object([
+            ("name", .string(item.name)),
+            ("bundle", .bool(item.isBundle)),
+            ("source", .string(item.source)),
+            ("outcome", .string(item.outcome.description)),
+            ("path", item.outcome == .placed ? .string(item.text) : .null),
+            ("application", item.outcome == .imported ? .object([("name", .string(item.text))]) : .null),
+            ("reason", item.outcome == .keptInInbox ? .string(item.text) : .null),
+        ])
+    }
+
+    /// What the scan left out: special files (named pipes, sockets, devices), with why.
+    static func skipped(_ prepared: PreparedSend?) -> JSON {
+        .array(
+            (prepared?.skipped ?? []).map { skipped in
+                .object([("path", .string(skipped.path)), ("kind", .string(skipped.kind.rawValue)), ("reason", .string(skipped.reason))])
+            })
+    }
+
+    /// One `share send --json` line for a target that was not sent to.
+    static func sendFailed(to target: String, peer: JSON, outcome: String, error: String) -> JSON {
+        .object([
+            ("ok", .bool(false)), ("to", .string(target)), ("outcome", .string(outcome)), ("peer", peer),
+            ("error", .string(error)),
+        ])
     }
 
     static func received(_ transfer: ReceivedTransfer) -> JSON {
@@ -80,8 +143,9 @@ enum ReportJSON {
             ("items", .array(transfer.items.map(ReceivedReport.itemJSON))),
             ("files", .int(Int64(transfer.files.count))),
             ("bytes", .int(Int64(transfer.bytes))),
+            ("resumedBytes", .int(Int64(transfer.resumedBytes))),
             ("seconds", .double(transfer.seconds)),
-            ("verified", .array(transfer.files.map { file in
+            ("verifiedFiles", .array(transfer.files.map { file in
                 .object([("path", .string(file.path)), ("bytes", .int(Int64(file.bytes))), ("sha256", .string(file.sha256))])
             })),
         ])

@@ -127,6 +127,7 @@ enum TypesText {
                 .object([("name", .string(entry.senderName)), ("fingerprint", .string(entry.senderFingerprint))])
             ),
             ("receivedAt", .string(iso8601(entry.receivedAt))),
+            ("receiveFolder", entry.receiveFolder.map(JSON.string) ?? .null),
             ("declaredType", entry.declaredType.map(JSON.string) ?? .null),
             ("resolvedType", entry.resolvedType.map(JSON.string) ?? .null),
             ("state", .string(busy ? "importing" : entry.state.rawValue)),

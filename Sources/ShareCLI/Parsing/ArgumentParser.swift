@@ -19,6 +19,9 @@ enum ArgumentParser {
         if tokens.first == "help" {
             tokens.removeFirst()
             for word in tokens {
+                // `share help help` explains `help`; `share help send --help` is `share help send`.
+                if word == "help" && path.count == 1 { return .success(.help([root, CommandSpec.help])) }
+                if word == "--help" || word == "-h" { break }
                 guard let next = path.last!.subcommand(named: word) else {
                     return .failure(unknownSubcommand(word, in: path))
                 }
@@ -74,7 +77,7 @@ enum ArgumentParser {
             let value: String
             if let inlineValue {
                 value = inlineValue
-            } else if let next = tokens.first, !next.hasPrefix("-") || next == "-" {
+            } else if let next = tokens.first, !next.hasPrefix("-") || next == "-" || Self.isNegativeNumber(next) {
                 value = next
                 tokens.removeFirst()
             } else {
@@ -91,6 +94,11 @@ enum ArgumentParser {
             return .failure(UsageError(message: problem, commandPath: names))
         }
         return .success(.run(path, parsed))
+    }
+
+    /// `-1`, `-0.5`: a value (which the option then judges), not an option.
+    static func isNegativeNumber(_ token: String) -> Bool {
+        token.count > 1 && token.dropFirst().allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
     }
 
     /// Checks the positional count against the spec; returns the problem, if any.
@@ -119,10 +127,10 @@ enum ArgumentParser {
     private static func unknownSubcommand(_ word: String, in path: [CommandSpec]) -> UsageError {
         let spec = path.last!
         var message = "Unknown subcommand '\(word)'"
-        if let suggestion = EditDistance.suggestion(for: word, among: spec.subcommands.map(\.name)) {
+        if let suggestion = EditDistance.suggestion(for: word, among: spec.visibleSubcommands.map(\.name)) {
             message += ". Did you mean '\(suggestion)'?"
-        } else if !spec.subcommands.isEmpty {
-            message += "; expected one of: \(spec.subcommands.map(\.name).joined(separator: ", "))"
+        } else if !spec.visibleSubcommands.isEmpty {
+            message += "; expected one of: \(spec.visibleSubcommands.map(\.name).joined(separator: ", "))"
         }
         return UsageError(message: message, commandPath: path.map(\.name))
     }

@@ -20,6 +20,15 @@ struct CommandSpec: Sendable {
     var runnable = true
     /// Extra sections printed after OPTIONS (title, lines).
     var extraSections: [(String, [String])] = []
+    /// Whether it is left out of help, man pages and completions (tools for `make install`).
+    var hidden = false
+
+    /// `share help [COMMAND]`, for `share help help`.
+    static let help = CommandSpec(
+        name: "help",
+        abstract: "Show the help of a command.",
+        discussion: "Prints the same text as 'share COMMAND --help'; without a command, the overview of share.",
+        arguments: [ArgumentSpec(name: "command", help: "A command, e.g. 'send' or 'trust ca add'.", repeating: true, optional: true)])
 
     /// The help option every command has.
     static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
@@ -30,6 +39,9 @@ struct CommandSpec: Sendable {
     func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
     }
+
+    /// The subcommands help, man pages and completions show.
+    var visibleSubcommands: [CommandSpec] { subcommands.filter { !$0.hidden } }
 
     /// The usage line after `share ...`.
     var usageTail: String {

@@ -30,9 +30,9 @@ enum HelpRenderer {
         if path.count == 1 {
             out += row("--version", "Show the version.", width: width)
         }
-        if !spec.subcommands.isEmpty {
+        if !spec.visibleSubcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
-            for sub in spec.subcommands {
+            for sub in spec.visibleSubcommands {
                 out += row(sub.name, sub.abstract, width: width)
             }
         }

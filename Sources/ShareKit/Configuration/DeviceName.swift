@@ -19,6 +19,18 @@ public enum DeviceName {
         return name.split(separator: ".").first.map(String.init) ?? "share"
     }
 
+    /// A name as a user typed it, without the spaces around it (which would make it look like another
+    /// name); `trimmed` says whether there were any.
+    public static func cleaned(_ name: String) -> (name: String, trimmed: Bool) {
+        // Unicode's White_Space only: an invisible character such as U+200B stays, and is refused
+        // or shown escaped like any other.
+        var scalars = Substring(name).unicodeScalars
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        let cleaned = String(scalars)
+        return (cleaned, cleaned != name)
+    }
+
     /// Checks a name a user wants to use; returns the problem, if any.
     public static func problem(with name: String) -> String? {
         if name.trimming(" ").isEmpty { return "the name is empty" }

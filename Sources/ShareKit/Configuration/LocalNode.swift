@@ -27,6 +27,16 @@ public struct LocalNode: Sendable {
         return LocalNode(identity: identity, settings: settings, paths: paths)
     }
 
+    /// The same node with its settings read again (after `share config set`).
+    /// - Throws: ``LocalNodeError/settings(_:)`` when the file cannot be read or holds an invalid value.
+    public func reloadingSettings() throws(LocalNodeError) -> LocalNode {
+        do {
+            return LocalNode(identity: identity, settings: try NodeSettings.load(from: paths.configDirectory), paths: paths)
+        } catch {
+            throw .settings(error)
+        }
+    }
+
     /// The device name: `explicit` if given, else the configured one, else the host name.
     public func deviceName(explicit: String? = nil) -> String {
         DeviceName.resolve(explicit: explicit, settings: settings)

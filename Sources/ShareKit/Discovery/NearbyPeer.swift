@@ -16,6 +16,8 @@ public struct NearbyPeer: Sendable, Hashable {
     public var isSelf: Bool
     /// The name this machine verified it under, when its advertised key is a verified one.
     public var pinnedName: String?
+    /// The full fingerprint of the verified key its advertised prefix belongs to.
+    public var pinnedFingerprint: String?
     /// A verified peer whose name this (unverified) one uses or imitates (``TrustStore/namesake(of:fingerprint:)``):
     /// another machine, flagged as such.
     public var claimsNameOf: TrustStore.Peer?
@@ -60,6 +62,7 @@ public struct NearbyPeer: Sendable, Hashable {
         let pin = fingerprintPrefix.flatMap { trust.peer(withPrefix: $0) }
         isKnown = pin != nil
         pinnedName = pin?.name
+        pinnedFingerprint = pin?.fingerprint
         isSelf = service.isLocal && fingerprintPrefix != nil && fingerprintPrefix == ownFingerprintPrefix
         claimsNameOf =
             pin == nil && !isSelf

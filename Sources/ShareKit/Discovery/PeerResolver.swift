@@ -12,6 +12,17 @@ public enum PeerResolver {
         case incompatible(name: String, reason: String)
         case noUsableAddress(name: String, ignored: [String])
 
+        /// The outcome code of `share send --json` (docs/JSON.md): `notFound`, `ambiguous`, `unreachable`
+        /// (no address share will use) or `failed`.
+        public var outcome: String {
+            switch self {
+            case .notFound: "notFound"
+            case .ambiguous: "ambiguous"
+            case .noUsableAddress: "unreachable"
+            case .unverifiable, .incompatible: "failed"
+            }
+        }
+
         public var description: String {
             switch self {
             case .notFound(let query, let visible):

@@ -34,8 +34,20 @@ final class StagingArea {
     /// The receiver's umask, applied to every mode.
     let umask: UInt16
 
-    /// Creates the area in the inbox `root`, creating the inbox when missing.
-    init(root: String, executableBits: ExecutableBits = .removed, umask: UInt16 = 0o022) throws(ReceiveError) {
+    /// The partial transfer this area continues or may be kept as (nil: it is discarded when the
+    /// transfer fails).
+    private(set) var partial: PartialTransfer?
+    /// Whether the area existed before (a partial transfer being continued).
+    private(set) var isContinued = false
+
+    /// Creates the area in the inbox `root`, creating the inbox when missing. With `resumable`, the
+    /// area is the one for that partial transfer (``PartialStore``): an existing one is continued
+    /// (its lock is waited for up to `lockWait`, while an older connection of the same sender lets
+    /// go of it), and the area is kept when the transfer fails (``keep()``).
+    init(
+        root: String, resumable: PartialTransfer? = nil, lockWait: Duration = .seconds(5),
+        executableBits: ExecutableBits = .removed, umask: UInt16 = 0o022
+    ) throws(ReceiveError) {
         self.root = root
         self.executableBits = executableBits
         self.umask = umask
@@ -59,20 +71,37 @@ final class StagingArea {
             close(rootDirectoryFD)
             throw .inboxUnusable(path: root, reason: reason)
         }
-        let name = Self.randomName()
-        guard mkdirat(stagingFD, name, 0o700) == 0 else {
-            let reason = POSIX.errorText()
-            close(stagingFD)
-            close(rootDirectoryFD)
-            throw .inboxUnusable(path: root, reason: reason)
+        let name = resumable?.id ?? Self.randomName()
+        var existed = false
+        if mkdirat(stagingFD, name, 0o700) != 0 {
+            existed = errno == EEXIST && resumable != nil
+            guard existed else {
+                let reason = POSIX.errorText()
+                close(stagingFD)
+                close(rootDirectoryFD)
+                throw .inboxUnusable(path: root, reason: reason)
+            }
         }
         let areaFD = openat(stagingFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard areaFD >= 0, flock(areaFD, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = POSIX.errorText()
+        guard areaFD >= 0, Self.lock(areaFD, waiting: existed ? lockWait : .zero) else {
+            let reason = areaFD >= 0 ? "another connection of the same sender is still using it" : POSIX.errorText()
+            if areaFD >= 0 { close(areaFD) }
             close(stagingFD)
             close(rootDirectoryFD)
             throw .inboxUnusable(path: root, reason: reason)
         }
+        if existed, let resumable {
+            // Continued only if it is this sender's area for this offer; anything else starts over.
+            let kept = Self.readMetadata(areaFD)
+            if kept?.senderFingerprint == resumable.senderFingerprint && kept?.offerID == resumable.offerID {
+                isContinued = true
+            } else {
+                for entry in POSIX.directoryNames(consuming: dup(areaFD)) ?? [] {
+                    POSIX.removeTree(parent: areaFD, name: entry)
+                }
+            }
+        }
+        partial = resumable
         self.rootDirectoryFD = rootDirectoryFD
         self.stagingFD = stagingFD
         self.areaFD = areaFD
@@ -85,6 +114,44 @@ final class StagingArea {
         close(areaFD)
         close(stagingFD)
         close(rootDirectoryFD)
+    }
+
+    /// Takes the area's lock, trying again for up to `wait`.
+    private static func lock(_ fd: Int32, waiting wait: Duration) -> Bool {
+        let deadline = ContinuousClock.now + wait
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK, ContinuousClock.now < deadline else { return false }
+            usleep(50_000)
+        }
+        return true
+    }
+
+    private static func readMetadata(_ areaFD: Int32) -> PartialTransfer? {
+        let fd = openat(areaFD, PartialStore.metadataName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count < 16 << 20 {
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got <= 0 { break }
+            data.append(contentsOf: buffer[..<got])
+        }
+        close(fd)
+        return PartialStore.decode(data)
+    }
+
+    /// Records the partial transfer's metadata (now, and again when it is kept), replacing the
+    /// previous record atomically.
+    func saveMetadata(updatedAt: Date = Date()) {
+        guard var partial else { return }
+        partial.updatedAt = updatedAt
+        self.partial = partial
+        let temporary = PartialStore.metadataName + ".new"
+        _ = unlinkat(areaFD, temporary, 0)
+        guard (try? Self.writeNewFile(PartialStore.encode(partial), named: temporary, in: areaFD, mode: 0o600)) != nil else {
+            return
+        }
+        _ = renameat(areaFD, temporary, areaFD, PartialStore.metadataName)
     }
 
     /// 16 random hex digits.
@@ -108,14 +175,27 @@ final class StagingArea {
             case .directory:
                 let (parentFD, name) = try parentDirectory(of: entry.path)
                 if mkdirat(parentFD, name, 0o700) != 0 {
-                    throw .storageFailed(operation: "creating the folder", path: entry.path, reason: POSIX.errorText())
+                    // A continued area has its folders already (never a link in their place).
+                    var info = stat()
+                    let kept =
+                        isContinued && errno == EEXIST && fstatat(parentFD, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+                        && (info.st_mode & S_IFMT) == S_IFDIR
+                    if !kept {
+                        throw .storageFailed(operation: "creating the folder", path: entry.path, reason: POSIX.errorText())
+                    }
+                    _ = fchmodat(parentFD, name, 0o700, 0)
                 }
             case .symlink:
                 let (parentFD, name) = try parentDirectory(of: entry.path)
+                if isContinued { _ = unlinkat(parentFD, name, 0) }
                 if symlinkat(entry.linkTarget, parentFD, name) != 0 {
                     throw .storageFailed(operation: "creating the link", path: entry.path, reason: POSIX.errorText())
                 }
             case .note:
+                if isContinued {
+                    let (parentFD, name) = try parentDirectory(of: entry.path)
+                    _ = unlinkat(parentFD, name, 0)
+                }
                 let fd = try createFile(entry.path)
                 if let problem = entry.content.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
                     close(fd)
@@ -137,6 +217,57 @@ final class StagingArea {
         close(fd)
         defer { unlinkat(areaFD, name, 0) }
         return faccessat(areaFD, name.lowercased(), F_OK, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// What a continued area holds of each file of `manifest`: for every file with bytes on disk (at
+    /// most its offered size), their count and the SHA-256 of them, read back from disk.
+    func heldFiles(_ manifest: Manifest) -> [HeldFile] {
+        guard isContinued else { return [] }
+        var held: [HeldFile] = []
+        for (index, entryIndex) in manifest.fileEntryIndices.enumerated() {
+            let entry = manifest.entries[entryIndex]
+            guard let (parentFD, name) = try? parentDirectory(of: entry.path) else { continue }
+            let fd = openat(parentFD, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
+                UInt64(info.st_size) <= entry.size
+            else { continue }
+            var hasher = SHA256()
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            var total: UInt64 = 0
+            while true {
+                let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if got <= 0 { break }
+                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+                total += UInt64(got)
+            }
+            guard total == UInt64(info.st_size) else { continue }
+            held.append(HeldFile(fileIndex: index, offset: total, hasher: hasher))
+        }
+        return held
+    }
+
+    /// Opens the file at `path` to continue it after its first `offset` bytes (a continued area;
+    /// anything beyond is cut off), or creates it afresh when `offset` is 0.
+    func openFile(_ path: String, at offset: UInt64) throws(ReceiveError) -> Int32 {
+        let (parentFD, name) = try parentDirectory(of: path)
+        if offset == 0 {
+            if isContinued { _ = unlinkat(parentFD, name, 0) }
+            return try createFile(path)
+        }
+        _ = fchmodat(parentFD, name, 0o600, 0)
+        let fd = openat(parentFD, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw .storageFailed(operation: "reopening", path: path, reason: POSIX.errorText())
+        }
+        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            let reason = POSIX.errorText()
+            close(fd)
+            throw .storageFailed(operation: "continuing", path: path, reason: reason)
+        }
+        return fd
     }
 
     /// Creates the file at `path` (it must not exist) and returns its descriptor.
@@ -213,6 +344,7 @@ final class StagingArea {
             try Self.writeNewFile(Inbox.encode(metadata), named: Inbox.metadataName, in: folderFD, mode: 0o600)
             committed.append(metadata)
         }
+        _ = unlinkat(areaFD, PartialStore.metadataName, 0)
         if CShareLinux_syncfs(areaFD) != 0 {
             throw .storageFailed(operation: "syncing", path: root, reason: POSIX.errorText())
         }
@@ -246,6 +378,19 @@ final class StagingArea {
         if let problem = data.withUnsafeBytes({ POSIX.writeAll(fd, $0) }) {
             throw .storageFailed(operation: "writing", path: name, reason: POSIX.errorText(problem))
         }
+    }
+
+    /// Keeps what was written as a partial transfer (when the area is resumable; otherwise it is
+    /// discarded): its metadata is brought up to date and the lock released.
+    func keep() {
+        guard !isFinished else { return }
+        guard partial != nil else { return discard() }
+        if let parent {
+            close(parent.fd)
+            self.parent = nil
+        }
+        saveMetadata()
+        isFinished = true
     }
 
     /// Deletes everything written so far. Safe to call more than once.
@@ -299,7 +444,9 @@ final class StagingArea {
             let fd = openat(rootFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { continue }
             if flock(fd, LOCK_EX | LOCK_NB) == 0 {
-                POSIX.removeTree(parent: rootFD, name: name)
+                // Partial transfers stay (``PartialStore`` expires them); everything else goes.
+                let partial = name.hasPrefix(PartialStore.prefix) ? readMetadata(fd) : nil
+                if partial?.id != name { POSIX.removeTree(parent: rootFD, name: name) }
             }
             close(fd)
         }

@@ -39,6 +39,9 @@ public struct DocumentImporter: Sendable {
     var archiveLimits = ArchiveLimits.standard
     /// The receive folder as a running receiver opened it (nil: by its path, as `share inbox import` does).
     var openedReceiveFolder: ReceiveFolder?
+    /// Place a document in the receive folder of the receiver that kept it (``InboxEntry/receiveFolder``),
+    /// when it recorded one, rather than in ``receiveFolder`` (`share inbox import` without `--dir`).
+    public var prefersEntryReceiveFolder = false
 
     /// The Landlock ABI `command` importers are confined with: the kernel's (tests pretend older
     /// kernels with a lower one; below 1 the importer runs unconfined, with a warning).
@@ -180,8 +183,9 @@ public struct DocumentImporter: Sendable {
                             entry.name, from: folderFD, into: openedReceiveFolder, preferred: entry.name,
                             folderAttributes: attributes))
                 }
+                let folder = prefersEntryReceiveFolder ? entry.receiveFolder ?? receiveFolder : receiveFolder
                 let path = try Placement.place(
-                    entry.name, from: folderFD, into: receiveFolder, mode: .move, preferred: entry.name,
+                    entry.name, from: folderFD, into: folder, mode: .move, preferred: entry.name,
                     folderAttributes: attributes)
                 return .receiveFolder(path: path)
             } catch {

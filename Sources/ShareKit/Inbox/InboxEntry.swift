@@ -31,6 +31,9 @@ public struct InboxEntry: Codable, Sendable, Hashable {
     public var receivedAt: Date
     /// The type the sender declared, if any (only a hint).
     public var declaredType: String?
+    /// The receive folder of the receiver that kept it (`share receive --dir`): where
+    /// `share inbox import` places it when no application imports it.
+    public var receiveFolder: String?
     /// The type the registry resolved at the last attempt.
     public var resolvedType: String?
     /// Pending or failed.
@@ -55,7 +58,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
     /// Creates a pending entry (its identifier is assigned when it is committed to the inbox).
     public init(
         name: String, isBundle: Bool, files: Int, bytes: UInt64, senderName: String, senderFingerprint: String,
-        receivedAt: Date = Date(), declaredType: String?
+        receivedAt: Date = Date(), declaredType: String?, receiveFolder: String? = nil
     ) {
         self.id = ""
         self.name = name
@@ -66,6 +69,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         self.senderFingerprint = senderFingerprint
         self.receivedAt = receivedAt
         self.declaredType = declaredType
+        self.receiveFolder = receiveFolder
         self.resolvedType = nil
         self.state = .pending
         self.failure = nil
@@ -75,7 +79,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, isBundle, files, bytes, senderName, senderFingerprint, receivedAt, declaredType, resolvedType
+        case name, isBundle, files, bytes, senderName, senderFingerprint, receivedAt, declaredType, receiveFolder, resolvedType
         case state, failure, needsPassword, attempts, lastAttemptAt, folderMode, folderModificationSeconds
         case folderModificationNanoseconds
     }
@@ -92,6 +96,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         senderFingerprint = try container.decode(String.self, forKey: .senderFingerprint)
         receivedAt = try container.decode(Date.self, forKey: .receivedAt)
         declaredType = try container.decodeIfPresent(String.self, forKey: .declaredType)
+        receiveFolder = try container.decodeIfPresent(String.self, forKey: .receiveFolder)
         resolvedType = try container.decodeIfPresent(String.self, forKey: .resolvedType)
         state = try container.decode(State.self, forKey: .state)
         failure = try container.decodeIfPresent(String.self, forKey: .failure)
@@ -115,6 +120,7 @@ public struct InboxEntry: Codable, Sendable, Hashable {
         try container.encode(senderFingerprint, forKey: .senderFingerprint)
         try container.encode(receivedAt, forKey: .receivedAt)
         try container.encodeIfPresent(declaredType, forKey: .declaredType)
+        try container.encodeIfPresent(receiveFolder, forKey: .receiveFolder)
         try container.encodeIfPresent(resolvedType, forKey: .resolvedType)
         try container.encode(state, forKey: .state)
         try container.encodeIfPresent(failure, forKey: .failure)

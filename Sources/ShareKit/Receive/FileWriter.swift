@@ -21,7 +21,7 @@ final class FileWriter: Sendable {
     }
 
     private enum Operation: Sendable {
-        case open(fileIndex: Int)
+        case open(fileIndex: Int, offset: UInt64)
         case write([UInt8])
         case close(fileIndex: Int, expected: [UInt8])
         case finish
@@ -42,19 +42,27 @@ final class FileWriter: Sendable {
     private let pending = Mutex<(operations: [Operation], bytes: Int)>(([], 0))
     private let state: Mutex<(failure: Failure?, digests: [[UInt8]], written: Int64)>
     private let done = DispatchSemaphore(value: 0)
+    private let running = DispatchGroup()
+    /// What a continued area already holds, by file index.
+    private let held: [Int: HeldFile]
     // The staging area and manifest are used by the disk thread only, between `start` and `finish`.
     nonisolated(unsafe) private let staging: StagingArea
     private let manifest: Manifest
 
-    init(staging: StagingArea, manifest: Manifest) {
+    init(staging: StagingArea, manifest: Manifest, held: [HeldFile] = []) {
         self.staging = staging
         self.manifest = manifest
+        self.held = Dictionary(held.map { ($0.fileIndex, $0) }, uniquingKeysWith: { first, _ in first })
         self.state = Mutex((nil, [], 0))
     }
 
     /// Starts the disk thread.
     func start() {
-        BlockingWork.start("share.writer") { [self] in run() }
+        running.enter()
+        BlockingWork.start("share.writer") { [self] in
+            defer { running.leave() }
+            run()
+        }
     }
 
     /// The first failure so far, if any (checked by the network thread after each frame).
@@ -63,7 +71,8 @@ final class FileWriter: Sendable {
     /// Bytes written to disk so far.
     var bytesWritten: Int64 { state.withLock { $0.written } }
 
-    func open(fileIndex: Int) { add(.open(fileIndex: fileIndex), cost: 0) }
+    /// Starts file `fileIndex` afresh (`offset` 0) or after the `offset` bytes held of it.
+    func open(fileIndex: Int, offset: UInt64 = 0) { add(.open(fileIndex: fileIndex, offset: offset), cost: 0) }
     func write(_ bytes: [UInt8]) { add(.write(bytes), cost: bytes.count) }
     func close(fileIndex: Int, expected: [UInt8]) { add(.close(fileIndex: fileIndex, expected: expected), cost: 0) }
 
@@ -102,6 +111,21 @@ final class FileWriter: Sendable {
         queue.cancel()
     }
 
+    /// Writes what was received and queued so far, then stops the disk thread and waits until it let
+    /// go of the staging area: a transfer kept for resumption keeps every byte that arrived, not only
+    /// what had reached the disk when the connection failed. (Stops at once after a failure.)
+    func drain() {
+        add(.finish, cost: 0)
+        flush()
+        running.wait()
+    }
+
+    /// Stops the disk thread and waits until it let go of the staging area (what it wrote stays).
+    func stop() {
+        queue.cancel()
+        running.wait()
+    }
+
     private func run() {
         var fd: Int32 = -1
         var entry: ManifestEntry?
@@ -119,18 +143,23 @@ final class FileWriter: Sendable {
         while let batch = queue.pop() {
             for operation in batch {
             switch operation {
-            case .open(let index):
+            case .open(let index, let offset):
                 let current = manifest.entries[manifest.fileEntryIndices[index]]
+                let continued = offset > 0 ? held[index] : nil
+                guard offset == 0 || continued?.offset == offset else {
+                    fail(.storage(.storageFailed(operation: "continuing", path: current.path, reason: "it does not hold \(offset) bytes of it")))
+                    return
+                }
                 do {
-                    fd = try staging.createFile(current.path)
+                    fd = try staging.openFile(current.path, at: offset)
                 } catch {
                     fail(.storage(error))
                     return
                 }
                 entry = current
-                hasher = SHA256()
-                fileBytes = 0
-                flushedUpTo = 0
+                hasher = continued?.hasher ?? SHA256()
+                fileBytes = Int64(offset)
+                flushedUpTo = Int64(offset)
             case .write(let bytes):
                 guard fd >= 0, let current = entry else { continue }
                 let problem = bytes.withUnsafeBytes { buffer in

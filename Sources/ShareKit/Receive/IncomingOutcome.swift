@@ -10,8 +10,9 @@ public enum IncomingOutcome: Sendable {
     /// A sender was refused before it could make an offer (blocked, not verified under `trusted`,
     /// busy); it never sent its offer.
     case refusedSender(peerName: String, peerFingerprint: Fingerprint, peerAddress: String, Decision)
-    /// The transfer failed; nothing it carried was kept.
-    case failed(peerName: String?, peerFingerprint: Fingerprint?, peerAddress: String, TransferFailure)
+    /// The transfer failed; nothing it carried is under a final name. `keptBytes`: what was kept for
+    /// the same sender to continue (README: Interrupted transfers); 0 when nothing was kept.
+    case failed(peerName: String?, peerFingerprint: Fingerprint?, peerAddress: String, TransferFailure, keptBytes: UInt64)
     /// The connection was refused before a transfer began (TLS failure, too many connections).
     case refused(peerAddress: String, reason: String)
     /// A sender asked to verify identities; `confirmed` when both users confirmed the code (the

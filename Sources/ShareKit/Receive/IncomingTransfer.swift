@@ -19,8 +19,11 @@ struct IncomingTransfer {
     let control: ConnectionControl
     /// The name this receiver is published under now (it changes after a DNS-SD collision).
     let currentName: @Sendable () -> String
-    /// Whether another transfer can start now; a refusal to send at once otherwise.
-    let admission: @Sendable () -> Decision?
+    /// Ends another connection that holds the partial transfer this one continues (by its area name).
+    let supersede: @Sendable (String) -> Void
+    /// The receiver's connection slots, and this connection's place in them.
+    let admission: Admission
+    let admissionID: Int
 
     private var connection: SecureConnection?
     private var session: ReceiverSession
@@ -29,6 +32,8 @@ struct IncomingTransfer {
     private var pairing: PairingRequest?
     private var staging: StagingArea?
     private var writer: FileWriter?
+    /// Decompresses zstd DATA, one chunk at a time, into at most its announced length.
+    private let decompressor = ChunkDecompressor()
     private var finished = false
     /// Ends connections that have not made their offer in time (disarmed once they have).
     private var watchdog: Watchdog?
@@ -45,12 +50,18 @@ struct IncomingTransfer {
     private var filesReceived = 0
     /// Whether both users compared the code during this transfer.
     private var verifiedNow = false
+    /// Bytes of the offer this receiver already held when the transfer was continued.
+    private var resumedBytes: UInt64 = 0
+    /// The sender's user said the codes differ: nothing of the offer is kept.
+    private var codesRejected = false
 
     init(
         socket: TCPSocket, context: TLSContext, configuration: ReceiverConfiguration, events: ReceiverEvents,
         limiter: PromptLimiter, localFingerprint: Fingerprint, control: ConnectionControl,
-        currentName: @escaping @Sendable () -> String, admission: @escaping @Sendable () -> Decision?
+        currentName: @escaping @Sendable () -> String, admission: Admission, admissionID: Int,
+        supersede: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.supersede = supersede
         self.localFingerprint = localFingerprint
         self.control = control
         self.socket = socket
@@ -59,6 +70,7 @@ struct IncomingTransfer {
         self.events = events
         self.currentName = currentName
         self.admission = admission
+        self.admissionID = admissionID
         self.gate = ReceiveGate(configuration: configuration, limiter: limiter)
         self.session = ReceiverSession(localName: configuration.deviceName)
     }
@@ -72,11 +84,12 @@ struct IncomingTransfer {
         do {
             connection = try SecureConnection.accept(socket, context: context, handshakeTimeout: configuration.handshakeTimeout)
         } catch {
-            let reason = watchdog.fired ? slowReason : error.description
+            let reason = control.droppedReason ?? (watchdog.fired ? slowReason : error.description)
             events.finished(.refused(peerAddress: socket.remoteDescription, reason: reason))
             return
         }
         self.connection = connection
+        connection.rateLimit = configuration.rateLimit.map { RateLimiter(bytesPerSecond: $0) }
         defer {
             writer?.cancel()
             staging?.discard()
@@ -86,7 +99,7 @@ struct IncomingTransfer {
         setTimeouts(receive: configuration.handshakeTimeout)
         while !finished {
             if control.isStopping {
-                perform(session.fail(Self.stopped))
+                perform(session.fail(stoppedError))
                 continue
             }
             receiveOne()
@@ -99,7 +112,13 @@ struct IncomingTransfer {
     }
 
     /// What the sender is told when this receiver's user stops it.
-    static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was kept")
+    static let stopped = PeerError(.cancelled, "the receiver was stopped by its user; nothing was placed")
+
+    /// What the sender is told when the connection ends from this side: the receiver stopped, or
+    /// dropped it to make room (``Admission``).
+    private var stoppedError: PeerError {
+        control.droppedReason.map { PeerError(.busy, $0) } ?? Self.stopped
+    }
 
     /// The longest the connection waits for the sender now.
     private var receiveTimeout: Duration?
@@ -149,14 +168,14 @@ struct IncomingTransfer {
         case .frame(let frame):
             perform(session.receive(frame))
         case .woken:
-            perform(session.fail(Self.stopped))
+            perform(session.fail(stoppedError))
         case .timedOut:
             let seconds = receiveTimeout?.components.seconds ?? 0
             perform(session.fail(PeerError(.timedOut, "the receiver heard nothing from the sender for \(seconds) s")))
         case .failure(.wire(let error)):
             perform(session.fail(error))
         case .end, .failure:
-            perform(control.isStopping ? session.fail(Self.stopped) : session.connectionClosed())
+            perform(control.isStopping ? session.fail(stoppedError) : session.connectionClosed())
         }
     }
 
@@ -179,17 +198,26 @@ struct IncomingTransfer {
                 watchdog?.cancel()
                 perform(pair(peer))
             case .codeRejectedBySender:
+                codesRejected = true
                 control.currentTicket?.withdraw("the sender's user said the verification codes differ")
             case .mutuallyVerified:
                 remember()
                 verifiedNow = judgement?.pinned == nil
             case .verified:
                 if let pairing { events.finished(.paired(pairing, confirmed: true)) }
-            case .openFile(let index, _):
-                writer?.open(fileIndex: index)
+            case .openFile(let index, let offset):
+                writer?.open(fileIndex: index, offset: offset)
+                bytesReceived += offset
             case .write(_, let chunk):
-                writer?.write(chunk.bytes)
-                bytesReceived += UInt64(chunk.fileByteCount)
+                let bytes: [UInt8]
+                do {
+                    bytes = try decompressor.fileBytes(of: chunk)
+                } catch {
+                    perform(session.fail(error))
+                    return
+                }
+                writer?.write(bytes)
+                bytesReceived += UInt64(bytes.count)
                 reportProgress(force: false)
             case .closeFile(let index, let digest):
                 writer?.close(fileIndex: index, expected: digest)
@@ -222,8 +250,17 @@ struct IncomingTransfer {
                     events.finished(.received(transfer))
                 }
             case .failed(let failure):
-                writer?.cancel()
-                staging?.discard()
+                var keptBytes: UInt64 = 0
+                if !codesRejected && Self.keepsPartial(failure) {
+                    writer?.drain()
+                    staging?.keep()
+                    if staging?.partial != nil { keptBytes = resumedBytes + UInt64(max(0, writer?.bytesWritten ?? 0)) }
+                } else {
+                    writer?.stop()
+                    staging?.discard()
+                }
+                if staging?.partial != nil { configuration.partials.expire() }
+                staging = nil
                 control.currentTicket?.withdraw("the transfer ended: \(failure)")
                 if let pairing {
                     events.finished(.paired(pairing, confirmed: false))
@@ -238,7 +275,7 @@ struct IncomingTransfer {
                 events.finished(
                     .failed(
                         peerName: session.peer?.name, peerFingerprint: connection.peerFingerprint,
-                        peerAddress: connection.endpoint, failure))
+                        peerAddress: connection.endpoint, failure, keptBytes: keptBytes))
             case .close:
                 finished = true
             }
@@ -257,7 +294,9 @@ struct IncomingTransfer {
         if case .refuse(let decision) = judgement.verdict {
             return session.answerHello(name: name, features: [], flags: [], refusal: decision)
         }
-        if let busy = admission() {
+        let known = judgement.pinned != nil || peerTrustedBy != nil
+        admission.identified(admissionID, known: known)
+        if let busy = admission.busy(admissionID, known: known) {
             return session.answerHello(name: name, features: [], flags: [], refusal: busy)
         }
         var flags: HelloFlags = []
@@ -268,7 +307,8 @@ struct IncomingTransfer {
                 flags.insert(.compare)
             }
         }
-        return session.answerHello(name: name, features: [], flags: flags)
+        let features: HelloFeatures = configuration.decodesZstd ? [.resume, .zstd] : [.resume]
+        return session.answerHello(name: name, features: features, flags: flags)
     }
 
     /// Pins the sender: both users confirmed the code.
@@ -316,9 +356,12 @@ struct IncomingTransfer {
             verificationCode: VerificationCode.between(connection.peerFingerprint, localFingerprint),
             pinnedName: judgement?.pinned?.name, claimsNameOf: judgement?.namesake)
         pairing = request
+        if let busy = admission.startTransfer(admissionID, known: judgement?.pinned != nil || peerTrustedBy != nil) {
+            return session.decided(busy)
+        }
         let events = self.events
         guard let decision = ask({ events.pair(request, $0) }) else { return [] }
-        if control.isStopping { return session.fail(Self.stopped) }
+        if control.isStopping { return session.fail(stoppedError) }
         return session.decided(decision)
     }
 
@@ -334,26 +377,57 @@ struct IncomingTransfer {
             claimsNameOf: judgement.namesake, peerTrustedBy: peerTrustedBy,
             peerCATrustProblem: connection.peerCATrustProblem)
         self.offer = offer
-        if case .ask = judgement.verdict, !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint) {
+        if let busy = admission.startTransfer(admissionID, known: judgement.pinned != nil || peerTrustedBy != nil) {
+            return session.decided(busy)
+        }
+        // With RESUME, the transfer can be continued later: the partial transfer this offer is (kept
+        // from an earlier connection of the same key, when its user accepted it then).
+        let offerID = OfferIdentity.of(manifest)
+        var resumable: PartialTransfer?
+        if session.features.contains(.resume) {
+            let now = Date()
+            resumable = PartialTransfer(
+                id: PartialStore.areaName(fingerprint: fingerprint, offerID: offerID), senderName: peer.name,
+                senderFingerprint: fingerprint.hex, offerID: Hex.encode(offerID), items: manifest.items.map(\.name),
+                fileCount: manifest.fileCount, totalBytes: manifest.totalBytes, acceptedAt: now, updatedAt: now)
+        }
+        let kept = resumable.flatMap { configuration.partials.kept($0) }
+        if let kept { resumable?.acceptedAt = kept.acceptedAt }
+        // The same documents from the same key, accepted within the keep window, are not asked again
+        // (unless the codes are to be compared now: that needs the person).
+        let askAgain = kept == nil || session.showsCode
+        if case .ask = judgement.verdict, askAgain,
+            !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint)
+        {
             return session.decided(Decision(.busy, message: "too many offers from this sender; try again in a minute"))
         }
-        if let refusal = storageRefusal(manifest) { return session.decided(refusal) }
+        if let refusal = storageRefusal(manifest, held: kept?.heldBytes ?? 0) { return session.decided(refusal) }
         let decision: Decision
-        if case .ask = judgement.verdict {
+        if case .ask = judgement.verdict, askAgain {
             let events = self.events
             guard let answer = ask({ events.decide(offer, $0) }) else { return [] }
             decision = answer
         } else {
             decision = .accept
         }
-        if control.isStopping { return session.fail(Self.stopped) }
+        if control.isStopping { return session.fail(stoppedError) }
         guard decision.isAccepted else { return session.decided(decision) }
+        var have: [HaveRecord] = []
         do {
+            if let resumable {
+                control.continues(resumable.id)
+                supersede(resumable.id)
+            }
             let staging = try StagingArea(
-                root: configuration.inbox, executableBits: configuration.executableBits, umask: configuration.umask)
+                root: configuration.inbox, resumable: resumable, executableBits: configuration.executableBits,
+                umask: configuration.umask)
             self.staging = staging
             try staging.prepare(manifest)
-            let writer = FileWriter(staging: staging, manifest: manifest)
+            staging.saveMetadata()
+            let held = staging.heldFiles(manifest)
+            have = held.map { HaveRecord(fileIndex: UInt32($0.fileIndex), offset: $0.offset, sha256: $0.digest) }
+            resumedBytes = held.reduce(0) { $0 + $1.offset }
+            let writer = FileWriter(staging: staging, manifest: manifest, held: held)
             writer.start()
             self.writer = writer
         } catch {
@@ -365,24 +439,29 @@ struct IncomingTransfer {
         let verifyPending = session.showsCode && session.senderVerification == nil
         setTimeouts(receive: verifyPending ? configuration.promptTimeout : configuration.idleTimeout)
         dataStarted = .now
-        return session.decided(decision)
+        return session.decided(decision, have: have)
+    }
+
+    /// Whether a transfer that failed this way is kept to be continued: a lost connection, a
+    /// timeout, a stop on either side, a full disk; never a transfer whose data or protocol was
+    /// wrong.
+    static func keepsPartial(_ failure: TransferFailure) -> Bool {
+        switch failure.code {
+        case nil, .cancelled?, .timedOut?, .receiverFailed?, .senderFailed?, .busy?, .internalError?: true
+        default: false
+        }
     }
 
     /// Why this receiver cannot store `manifest` as it is, if it cannot: not enough free space, or
     /// names its folder cannot hold apart.
-    private func storageRefusal(_ manifest: Manifest) -> Decision? {
-        let needed = manifest.totalBytes &+ configuration.freeSpaceMargin
+    private func storageRefusal(_ manifest: Manifest, held: UInt64 = 0) -> Decision? {
         // Data is staged in the inbox; when the receive folder is on another filesystem, documents
         // placed there are copied once more.
-        let available = min(
-            Self.availableBytes(configuration.inbox),
-            Self.sameFilesystem(configuration.inbox, configuration.destination)
-                ? .max : Self.availableBytes(configuration.destination))
-        if needed > available {
-            return Decision(
-                .insufficientSpace,
-                message: "the offer needs \(ByteCount.format(manifest.totalBytes)) but only "
-                    + "\(ByteCount.format(available)) is free")
+        if let shortfall = FreeSpace.shortfall(
+            for: manifest.totalBytes - min(held, manifest.totalBytes), in: [configuration.inbox, configuration.destination],
+            maximumMargin: configuration.freeSpaceMargin)
+        {
+            return Decision(.insufficientSpace, message: shortfall)
         }
         if let clash = manifest.caseCollisions.first, let probe = try? StagingArea(root: configuration.inbox) {
             defer { probe.discard() }
@@ -415,7 +494,8 @@ struct IncomingTransfer {
             InboxEntry(
                 name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
                 senderName: session.peer?.name ?? "", senderFingerprint: fingerprint.hex, receivedAt: now,
-                declaredType: item.declaredType.isEmpty ? nil : item.declaredType)
+                declaredType: item.declaredType.isEmpty ? nil : item.declaredType,
+                receiveFolder: configuration.destination)
         }
         let entries: [InboxEntry]
         do {
@@ -455,8 +535,10 @@ struct IncomingTransfer {
             peerTrustedBy: offer.peerTrustedBy,
             pinnedName: offer.pinnedName ?? (verifiedNow ? offer.peerName : nil), verifiedNow: verifiedNow,
             claimsNameOf: verifiedNow ? nil : offer.claimsNameOf)
+        var continued = transfer
+        continued.resumedBytes = resumedBytes
         let receipt = Receipt(items: imports.receiptItems(home: home))
-        committedTransfer = transfer
+        committedTransfer = continued
         return session.committed(receipt)
     }
 
@@ -493,18 +575,5 @@ struct IncomingTransfer {
         guard let connection else { return }
         try? connection.flush()
         connection.closeGracefully(drainFor: .seconds(2))
-    }
-
-    private static func sameFilesystem(_ a: String, _ b: String) -> Bool {
-        var first = stat()
-        var second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return true }
-        return first.st_dev == second.st_dev
-    }
-
-    private static func availableBytes(_ path: String) -> UInt64 {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return .max }
-        return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 }

@@ -52,4 +52,6 @@ public struct ReceivedTransfer: Sendable {
     public var verifiedNow = false
     /// A verified peer whose name this (unverified) sender claims.
     public var claimsNameOf: TrustStore.Peer? = nil
+    /// Bytes this receiver already held from an earlier connection of the same transfer (continued).
+    public var resumedBytes: UInt64 = 0
 }

@@ -14,7 +14,8 @@ public final class Receiver: Sendable {
     private let context: TLSContext
     private let listener: TCPListener
     private let events: ReceiverEvents
-    private let active = Mutex<[ObjectIdentifier: ConnectionControl]>([:])
+    private let active = Mutex<[Int: ConnectionControl]>([:])
+    private let admission: Admission
     private let publishedName: Mutex<String>
     private let limiter: PromptLimiter
     private let finishedAll = DispatchGroup()
@@ -32,6 +33,7 @@ public final class Receiver: Sendable {
             throw ReceiveError.inboxUnusable(path: configuration.inbox, reason: error.reason)
         }
         StagingArea.removeAbandoned(in: configuration.inbox)
+        configuration.partials.expire()
         // Staging folders of older versions, and scratch folders of imports across filesystems.
         StagingArea.removeAbandoned(in: configuration.destination)
         var configuration = configuration
@@ -42,6 +44,10 @@ public final class Receiver: Sendable {
         self.context = try TLSContext.server(identity: identity, anchors: configuration.trustAnchors)
         self.limiter = PromptLimiter(limit: configuration.promptsPerMinute, window: .seconds(60))
         self.publishedName = Mutex(configuration.deviceName)
+        self.admission = Admission(
+            limits: AdmissionTable.Limits(
+                pending: configuration.maxPendingConnections, pendingPerSource: configuration.maxConnectionsPerAddress,
+                transfers: configuration.maxConcurrentTransfers, reservedTransfers: configuration.reservedTransfers))
         self.listener = try TCPListener(port: configuration.port)
     }
 
@@ -59,34 +65,50 @@ public final class Receiver: Sendable {
                 continue
             }
             guard let socket else { break }
-            let host = ReceiveGate.host(of: socket.remoteDescription)
-            let (total, fromHost) = active.withLock { active in
-                (active.count, active.values.filter { ReceiveGate.host(of: $0.socket.remoteDescription) == host }.count)
-            }
-            if total >= configuration.maxConcurrentTransfers || fromHost >= configuration.maxConnectionsPerAddress {
+            let (id, admitted) = admission.admit(address: socket.remoteDescription)
+            guard case .admitted(let dropping) = admitted else {
                 socket.close()
-                let reason =
-                    total >= configuration.maxConcurrentTransfers
-                    ? "too many connections at once (\(total))" : "too many connections from \(host) at once (\(fromHost))"
-                events.finished(.refused(peerAddress: socket.remoteDescription, reason: reason))
+                let limits = admission.limits
+                events.finished(
+                    .refused(
+                        peerAddress: socket.remoteDescription,
+                        reason: "all \(limits.pending) places for connections are held by verified senders"))
                 continue
             }
             let control = ConnectionControl(socket: socket)
-            let key = ObjectIdentifier(control)
-            active.withLock { $0[key] = control }
+            let dropped = active.withLock { active in
+                active[id] = control
+                return dropping.compactMap { active[$0] }
+            }
+            for victim in dropped { victim.drop(Self.dropReason) }
             finishedAll.enter()
             BlockingWork.start("share.receive") { [self] in
                 defer {
-                    active.withLock { _ = $0.removeValue(forKey: key) }
+                    active.withLock { _ = $0.removeValue(forKey: id) }
+                    admission.remove(id)
                     finishedAll.leave()
                 }
                 var transfer = IncomingTransfer(
                     socket: socket, context: context, configuration: configuration, events: events, limiter: limiter,
                     localFingerprint: identity.fingerprint, control: control, currentName: { [self] in name },
-                    admission: { nil })
+                    admission: admission, admissionID: id,
+                    supersede: { [self] key in supersede(key, except: id) })
                 transfer.run()
             }
         }
+    }
+
+    /// Why a connection that had made no offer yet was dropped (docs/SECURITY.md, "Admission").
+    static let dropReason =
+        "the receiver has too many connections waiting to make an offer, and dropped this one to make room; try again"
+
+    /// Ends the other connection continuing the partial transfer `key` (the sender reconnected while
+    /// this side still held its old connection).
+    private func supersede(_ key: String, except id: Int) {
+        let others = active.withLock { active in active.filter { $0.key != id && $0.value.resumeKey == key }.map(\.value) }
+        // The old connection's sender is gone: its thread may be blocked reading a dead link until the
+        // stall limit, so its socket is shut down now and the new connection gets the area at once.
+        for control in others { control.drop("the sender reconnected to continue this transfer on a new connection", now: true) }
     }
 
     /// The name senders are told (HELLO): the one this receiver is published under now.
@@ -111,6 +133,12 @@ public final class Receiver: Sendable {
         for control in active.withLock({ Array($0.values) }) { control.stop() }
     }
 
+    /// Stops accepting new connections; the transfers in progress go on (``waitForTransfers()``
+    /// waits for them), so a receiver can be replaced by one with other settings.
+    public func stopAccepting() {
+        listener.stop()
+    }
+
     /// Waits until every transfer thread has ended (after ``stop()``).
     public func waitForTransfers() {
         finishedAll.wait()
@@ -124,7 +152,8 @@ final class ConnectionControl: Sendable {
     let imports = ImportCancellation()
     /// Signalled when the receiver stops: the connection's thread waits on it with the socket.
     let wake = WakeSignal()
-    private let state = Mutex<(stopping: Bool, established: Bool, ticket: PromptTicket?)>((false, false, nil))
+    private let state = Mutex<(stopping: Bool, established: Bool, ticket: PromptTicket?, dropped: String?, resumeKey: String?)>(
+        (false, false, nil, nil, nil))
 
     init(socket: TCPSocket) { self.socket = socket }
 
@@ -140,6 +169,30 @@ final class ConnectionControl: Sendable {
         wake.signal()
         if !established { socket.shutdown() }
     }
+
+    /// Drops a connection that made no offer yet, to make room for others: once TLS is up its thread
+    /// tells the sender `reason` (ERROR `busy`); before, the socket is simply shut. With `now`, the
+    /// socket is shut in any case (a connection whose sender already left).
+    func drop(_ reason: String, now: Bool = false) {
+        let established = state.withLock { state in
+            state.stopping = true
+            state.dropped = reason
+            return state.established
+        }
+        wake.signal()
+        if !established || now { socket.shutdown() }
+    }
+
+    /// The partial transfer this connection continues (its area name), once its offer was accepted.
+    var resumeKey: String? { state.withLock { $0.resumeKey } }
+
+    /// Records the partial transfer this connection continues.
+    func continues(_ key: String) {
+        state.withLock { $0.resumeKey = key }
+    }
+
+    /// Why the connection was dropped, if it was (``drop(_:)``).
+    var droppedReason: String? { state.withLock { $0.dropped } }
 
     /// The TLS session is up: from now on stopping goes through ``wake``. Returns false if the
     /// receiver is already stopping.

@@ -40,14 +40,34 @@ public struct ReceiverConfiguration: Sendable {
     /// How long a person may take to answer (this side's user about an offer, the sender's user
     /// about the verification code).
     public var promptTimeout: Duration = .seconds(300)
-    /// Transfers handled at once; more connections are closed at once.
+    /// Transfers (connections that made their offer) at once; a sender beyond them is told the
+    /// receiver is busy, at its HELLO (docs/SECURITY.md, "Admission").
     public var maxConcurrentTransfers = 16
-    /// Free space kept beyond an offer's size; an offer that would eat into it is declined.
+    /// Transfers beyond ``maxConcurrentTransfers`` for senders verified here or by a team CA only.
+    public var reservedTransfers = 4
+    /// Connections at once that have not made their offer yet; when they are all held, the oldest of
+    /// the source holding the most is dropped for a new one.
+    public var maxPendingConnections = 128
+    /// The most free space kept beyond an offer's size (less on a small disk: ``FreeSpace``); an offer
+    /// that would eat into it is declined.
     public var freeSpaceMargin: UInt64 = 64 << 20
-    /// Connections at once from one address; more are closed at once.
+    /// The most bytes per second to receive (`--limit-rate`); nil: as fast as the sender sends.
+    public var rateLimit: UInt64?
+    /// Connections without an offer yet from one source (an IPv4 address, an IPv6 /64) at once; its
+    /// oldest is dropped for a new one.
     public var maxConnectionsPerAddress = 4
     /// Where the trust store is (the config folder); nil: nobody is verified and nothing is remembered.
     public var configDirectory: String?
+    /// How long a transfer that did not complete is kept for its sender to continue (docs/PROTOCOL.md
+    /// §7), after data last arrived.
+    public var partialKeep: Duration = PartialStore.defaultKeep
+    /// The share of the inbox filesystem's size kept transfers may hold together.
+    public var partialShare: Double = PartialStore.defaultShare
+    /// The kept transfers of ``inbox``, with ``partialKeep`` and ``partialShare``.
+    public var partials: PartialStore { PartialStore(inbox: inbox, keep: partialKeep, share: partialShare) }
+    /// Whether this receiver announces ZSTD in its HELLO, so senders may compress DATA
+    /// (docs/PROTOCOL.md §8); each chunk is decompressed into at most its announced length.
+    public var decodesZstd = true
     /// Whom to accept from.
     public var policy: ReceivePolicy = .ask
     /// Whether received files keep execute bits (only inside bundles, when asked for).

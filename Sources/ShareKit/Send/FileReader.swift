@@ -2,18 +2,25 @@ internal import CShareLinux
 import Foundation
 import ShareDocuments
 import ShareTLS
+import ShareWire
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The sender's disk thread: reads every file of a send in order and hashes it, ahead of the
-/// network thread, through a queue bounded in bytes.
+/// The sender's disk thread: reads every file of a send in order and hashes it (and, when ZSTD is
+/// in use, compresses it where that pays: ``ChunkCompressor``), ahead of the network thread,
+/// through a queue bounded in bytes.
 final class FileReader: Sendable {
     /// One step of the stream the network thread turns into frames.
     enum Chunk: Sendable {
-        case data(fileIndex: Int, bytes: [UInt8])
+        /// File content from `offset` on: the file's bytes (raw) or a zstd frame of them. Offsets
+        /// are always in the file's own bytes.
+        case data(fileIndex: Int, offset: UInt64, encoding: DataEncoding, bytes: [UInt8])
+        /// The receiver holds the first `offset` bytes of the file and they are this file's
+        /// (docs/PROTOCOL.md §7): the file continues from there.
+        case resumed(fileIndex: Int, offset: UInt64)
         case end(fileIndex: Int, sha256: [UInt8])
         case failure(String)
         /// Several steps handed over at once (small files), so the threads meet once per batch.
@@ -31,8 +38,18 @@ final class FileReader: Sendable {
 
     private let queue = BoundedQueue<Chunk>(maxCost: FileReader.queueBudget)
     private let prepared: PreparedSend
+    /// What the receiver holds, by file index.
+    private let have: [Int: HaveRecord]
+    /// Compresses the chunks read, when ZSTD is in use on the connection.
+    private let compressor: ChunkCompressor?
 
-    init(_ prepared: PreparedSend) { self.prepared = prepared }
+    /// A reader of `prepared`; `have` is what the receiver said it holds (checked against the
+    /// source); `compressor` turns the chunks into DATA payloads (nil: raw).
+    init(_ prepared: PreparedSend, have: [HaveRecord] = [], compressor: ChunkCompressor? = nil) {
+        self.prepared = prepared
+        self.have = Dictionary(have.map { (Int($0.fileIndex), $0) }, uniquingKeysWith: { first, _ in first })
+        self.compressor = compressor
+    }
 
     /// Starts the disk thread.
     func start() {
@@ -80,10 +97,31 @@ final class FileReader: Sendable {
                 return
             }
             if entry.size > UInt64(Self.chunkSize) { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL) }
+            compressor?.startFile(path: entry.path)
             var hasher = SHA256()
             var remaining = entry.size
+            var offset: UInt64 = 0
+            if let record = have[index], record.offset > 0 {
+                // Continue only if the bytes the receiver holds are this file's first bytes.
+                let (prefix, failure) = Self.hashPrefix(fd, count: record.offset)
+                if let failure {
+                    batch.add(.failure("cannot read '\(path)': \(failure)"), cost: 1)
+                    return
+                }
+                if prefix.finalizedCopy == record.sha256 {
+                    hasher = prefix
+                    offset = record.offset
+                    remaining -= record.offset
+                    if !batch.add(.resumed(fileIndex: index, offset: offset), cost: 1) { return }
+                } else if lseek(fd, 0, SEEK_SET) != 0 {
+                    // Another version of the file: it starts over (the receiver drops what it held).
+                    batch.add(.failure("cannot read '\(path)': \(POSIX.errorText())"), cost: 1)
+                    return
+                }
+            }
             while remaining > 0 {
                 let count = Int(min(remaining, UInt64(Self.chunkSize)))
+                let started = ContinuousClock.now
                 var failure: Int?
                 // Read straight into the new array: no zero-filling first.
                 let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
@@ -105,7 +143,15 @@ final class FileReader: Sendable {
                 }
                 buffer.withUnsafeBytes { hasher.update($0) }
                 remaining -= UInt64(count)
-                if !batch.add(.data(fileIndex: index, bytes: buffer), cost: count) { return }
+                var (encoding, payload) = (DataEncoding.raw, buffer)
+                if let compressor {
+                    let chunk = compressor.chunk(
+                        fileIndex: UInt32(index), offset: offset, bytes: buffer, sourceTime: ContinuousClock.now - started)
+                    (encoding, payload) = (chunk.encoding, chunk.bytes)
+                }
+                let step = Chunk.data(fileIndex: index, offset: offset, encoding: encoding, bytes: payload)
+                if !batch.add(step, cost: payload.count) { return }
+                offset += UInt64(count)
             }
             if fstat(fd, &info) != 0 || UInt64(info.st_size) != entry.size {
                 batch.add(.failure("'\(path)' changed while being sent; send it again"), cost: 1)
@@ -113,6 +159,24 @@ final class FileReader: Sendable {
             }
             if !batch.add(.end(fileIndex: index, sha256: hasher.finalize()), cost: 1) { return }
         }
+    }
+
+    /// The SHA-256 of the first `count` bytes of `fd` (read from its current position, the start).
+    private static func hashPrefix(_ fd: Int32, count: UInt64) -> (SHA256, failure: String?) {
+        var hasher = SHA256()
+        var remaining = count
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        while remaining > 0 {
+            let want = Int(min(remaining, UInt64(chunkSize)))
+            let got = buffer.withUnsafeMutableBytes {
+                POSIX.readSome(fd, UnsafeMutableRawBufferPointer(rebasing: $0[..<want]))
+            }
+            if got < 0 { return (hasher, POSIX.errorText(Int32(-got))) }
+            if got == 0 { return (hasher, "it became shorter while being sent") }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<got])) }
+            remaining -= UInt64(got)
+        }
+        return (hasher, nil)
     }
 
     /// Collects steps and hands them to the queue in batches.

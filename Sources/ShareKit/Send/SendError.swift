@@ -47,17 +47,45 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
         case .identityMismatch: "identityMismatch"
         case .cancelled, .codesDiffer: "cancelled"
         case .failed(let failure) where failure.code == .cancelled: "cancelled"
+        case .failed(let failure) where failure.code == .busy: "busy"
         default: "failed"
+        }
+    }
+
+    /// Whether another connection may succeed where this one failed, once the receiver accepted
+    /// the offer (`afterAcceptance`; before that a failure is reported at once: nobody receiving,
+    /// busy, declined, or stopped while asking): the network or the receiver went away, stalled,
+    /// stopped or restarted, was busy, or its disk was full. Never for a decision, a key, a
+    /// cancellation by this side's user, or data that was wrong.
+    public func isRetryable(afterAcceptance: Bool) -> Bool {
+        guard afterAcceptance else { return false }
+        switch self {
+        case .transport(let error):
+            if case .tls(_, let tls) = error {
+                switch tls {
+                case .connectionClosed, .connectionReset, .timedOut, .system: return true
+                default: return false
+                }
+            }
+            if case .invalidEndpoint = error { return false }
+            return true
+        case .failed(.connectionLost): return true
+        case .failed(.local(let error)): return error.code == .timedOut
+        case .failed(.remote(let error)):
+            return [.timedOut, .cancelled, .busy, .receiverFailed].contains(error.code)
+        case .declined(let decision):
+            return decision.code == .busy || decision.code == .insufficientSpace
+        default: return false
         }
     }
 
     public var description: String {
         switch self {
-        case .cannotRead(let path, let reason): "cannot read '\(path)': \(reason)"
-        case .unsupportedFile(let path, let kind): "'\(path)' is a \(kind); share sends only files, folders and links"
+        case .cannotRead(let path, let reason): "cannot read '\(DisplayText.escape(path))': \(reason)"
+        case .unsupportedFile(let path, let kind): "'\(DisplayText.escape(path))' is a \(kind); share sends only files, folders and links"
         case .linkLeavesFolder(let path, let target):
-            "the symbolic link '\(path)' points to '\(target)', outside the folder being sent; "
-                + "remove it or replace it with what it points to"
+            "the symbolic link '\(DisplayText.escape(path))' points to '\(DisplayText.escape(target))', outside the folder "
+                + "being sent; send what it points to with -L, leave it out with --exclude, or remove it"
         case .cannotOffer(let reason): reason
         case .transport(let error): error.description
         case .identityMismatch(let endpoint, .advertised(let prefix, let name), let actual):
@@ -68,6 +96,11 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
                 + "\"\(DisplayText.escape(name))\" has the key \(fingerprint.prefix(16)): another machine answers there, or it "
                 + "was reinstalled. Nothing was sent, and your trust in \"\(DisplayText.escape(name))\" is untouched. If it was "
                 + "reinstalled, run 'share trust remove \(fingerprint.prefix(16))' and verify it again"
+        case .declined(let decision) where decision.code == .busy:
+            decision.message.isEmpty
+                ? "the receiver is busy; try again later"
+                : decision.message.hasPrefix("the receiver")
+                    ? DisplayText.escape(decision.message) : "the receiver is busy: " + DisplayText.escape(decision.message)
         case .declined(let decision):
             "the receiver declined the offer: "
                 + (decision.message.isEmpty ? decision.code.description : DisplayText.escape(decision.message))
@@ -80,7 +113,7 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
         case .codesDiffer(let name):
             "you said \"\(DisplayText.escape(name))\" shows another code: someone may be intercepting the connection. "
                 + "Nothing was sent, and nothing was remembered"
-        case .cancelled: "cancelled; the receiver was told, and nothing was kept"
+        case .cancelled: "cancelled; the receiver was told, and nothing was placed"
         case .trustStore(let reason): reason
         }
     }

@@ -26,12 +26,31 @@ public struct SendOptions: Sendable {
     /// The team CAs the user added (``TeamCAStore``): a receiver whose certificate one of them issued is
     /// reported as CA-trusted (``SendReport/peerTrustedBy``). A CA never overrides ``expectedKey``.
     public var trustAnchors: TrustAnchors = .none
+    /// The most bytes per second to send (`--limit-rate`); nil: as fast as the network allows.
+    public var rateLimit: UInt64?
+    /// How DATA is compressed (docs/PROTOCOL.md §8); ``CompressionSettings/off`` (`--no-compress`)
+    /// offers no ZSTD and sends every byte raw.
+    public var compression = CompressionSettings()
+    /// Which files are already compressed as far as the sender's type registry knows: no zstd is
+    /// tried on them (nil: every file is sampled).
+    public var compressedTypes: CompressedTypes?
     /// Cancels the send from another thread (Ctrl-C): the receiver is told, nothing more is sent.
     public var cancellation: SendCancellation?
+    /// Whether and how long to try again when the connection fails on the way (nil: never).
+    public var retry: RetryPolicy?
+    /// Told before each new attempt (on the sending thread).
+    public var onReconnect: (@Sendable (Reconnection) -> Void)?
+    /// Told when the receiver already holds part of the offer, before the rest is sent.
+    public var onResume: (@Sendable (Resumption) -> Void)?
+    /// Set when the receiver accepts (so a retry knows the receiver took the offer once).
+    var acceptance: AcceptanceFlag?
     /// This side's fingerprint (set by ``Sender`` from the identity; used for verification codes).
     var localFingerprint: Fingerprint?
     /// Test hook: send a wrong SHA-256 for this file index (to prove the receiver checks).
     package var corruptDigestOfFile: Int?
+    /// Test hook: cut the connection (as a network failure would) once this many content bytes were
+    /// sent on it.
+    package var cutConnectionAfterBytes: UInt64?
 
     /// Creates options.
     public init(deviceName: String, expectedKey: ExpectedKey? = nil) {

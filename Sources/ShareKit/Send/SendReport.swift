@@ -52,4 +52,11 @@ public struct SendReport: Sendable {
     /// The team CA that vouched for the receiver, when one the user added issued its certificate
     /// (``SendOptions/trustAnchors``). Its identity is still ``peerFingerprint``.
     public var peerTrustedBy: CAInfo? = nil
+    /// Bytes the receiver already held from an earlier attempt, and that were not sent again.
+    public var resumedBytes: UInt64 = 0
+    /// What zstd did (docs/PROTOCOL.md §8): nil when ZSTD was not in use on the connection (turned
+    /// off here, or a receiver that does not decode it), so every byte went raw.
+    public var compression: CompressionStatistics? = nil
+    /// Connections it took (1 when nothing failed on the way).
+    public var attempts = 1
 }

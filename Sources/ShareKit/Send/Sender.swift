@@ -79,6 +79,7 @@ public enum Sender {
         } catch {
             throw .transport(error)
         }
+        connection.rateLimit = options.rateLimit.map { RateLimiter(bytesPerSecond: $0) }
         // Keys first: nothing leaves this side before the receiver's key passed (PROTOCOL.md §1).
         if let expected = options.expectedKey, !expected.matches(connection.peerFingerprint) {
             try? connection.send(.error(PeerError(.identityChanged, "the sender expected another key and sent nothing")))
@@ -103,14 +104,60 @@ public enum Sender {
         }
     }
 
-    /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread.
+    /// ``send(_:toFirstOf:identity:options:progress:)`` on a dedicated thread; with
+    /// ``SendOptions/retry``, a failed connection is followed by new ones (``RetryPolicy``) to the
+    /// addresses `endpoints` gives then (`refresh`, e.g. the peer looked up again, or the same ones),
+    /// each continuing from what the receiver holds.
     public static func sendAsync(
         _ prepared: PreparedSend, toFirstOf endpoints: [Endpoint], identity: Identity, options: SendOptions,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        refresh: (@Sendable () async -> [Endpoint])? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(SendError) -> SendReport {
-        try await BlockingWork.run("share.send") { () throws(SendError) -> SendReport in
-            try send(prepared, toFirstOf: endpoints, identity: identity, options: options, progress: progress)
+        var attempt = 1
+        var addresses = endpoints
+        var firstFailure: ContinuousClock.Instant?
+        var accepted = false
+        var options = options
+        let accepting = AcceptanceFlag()
+        options.acceptance = accepting
+        while true {
+            let current = addresses
+            let attemptOptions = options
+            do {
+                var report = try await BlockingWork.run("share.send") { () throws(SendError) -> SendReport in
+                    try send(prepared, toFirstOf: current, identity: identity, options: attemptOptions, progress: progress)
+                }
+                report.attempts = attempt
+                return report
+            } catch {
+                accepted = accepted || accepting.isSet
+                let failedAt = ContinuousClock.now
+                let start = firstFailure ?? failedAt
+                firstFailure = start
+                guard let policy = options.retry, error.isRetryable(afterAcceptance: accepted),
+                    options.cancellation?.isCancelled != true
+                else { throw error }
+                let remaining = policy.retryFor - (failedAt - start)
+                let delay = policy.delay(beforeAttempt: attempt + 1)
+                guard remaining > delay else { throw error }
+                attempt += 1
+                options.onReconnect?(Reconnection(attempt: attempt, reason: error.description, delay: delay, remaining: remaining))
+                if await pause(delay, cancellation: options.cancellation) { throw .cancelled }
+                if let refresh {
+                    let fresh = await refresh()
+                    if !fresh.isEmpty { addresses = fresh }
+                }
+            }
         }
+    }
+
+    /// Waits `delay`; returns true when the user cancelled meanwhile.
+    private static func pause(_ delay: Duration, cancellation: SendCancellation?) async -> Bool {
+        let end = ContinuousClock.now + delay
+        while ContinuousClock.now < end {
+            if cancellation?.isCancelled == true { return true }
+            try? await Task.sleep(for: min(.milliseconds(100), end - .now))
+        }
+        return cancellation?.isCancelled == true
     }
 }
 
@@ -150,7 +197,12 @@ private struct SendRun {
     /// The longest to wait for the receiver now.
     var receiveTimeout: Duration?
     var currentFile = -1
-    var currentOffset: UInt64 = 0
+    /// Bytes the receiver already held of this offer and that did not have to be sent again.
+    var resumedBytes: UInt64 = 0
+    /// While ZSTD is in use: the compressor of the reader thread, and how fast the network takes
+    /// what this thread writes (docs/PROTOCOL.md §8).
+    var compressor: ChunkCompressor?
+    var pace: LinkPace?
 
     init(
         prepared: PreparedSend?, connection: SecureConnection, options: SendOptions, trust: TrustStore,
@@ -178,7 +230,8 @@ private struct SendRun {
             if prepared == nil || (pinned == nil && connection.peerTrustedBy == nil) { flags.insert(.compare) }
         }
         setReceiveTimeout(options.connectTimeout)
-        perform(session.start(Hello(name: options.deviceName, features: [], flags: flags)))
+        let features: HelloFeatures = [.resume, options.compression.helloFeatures]
+        perform(session.start(Hello(name: options.deviceName, features: features, flags: flags)))
         negotiationStarted = .now
         while outcome == nil {
             if cancelled() { break }
@@ -337,7 +390,8 @@ private struct SendRun {
             peerName: session.peer?.name ?? "", pinnedName: pinnedName, peerFingerprint: connection.peerFingerprint,
             peerVerification: verification, endpoint: connection.endpoint, items: items, files: files,
             bytes: manifest.totalBytes, seconds: (ContinuousClock.now - streamed).seconds,
-            waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy)
+            waitedSeconds: (streamed - negotiationStarted).seconds, peerTrustedBy: connection.peerTrustedBy,
+            resumedBytes: resumedBytes, compression: compressor?.statistics)
     }
 
     private mutating func perform(_ actions: [SenderSession.Action]) {
@@ -352,11 +406,16 @@ private struct SendRun {
             case .greeted(let hello):
                 setReceiveTimeout(nil)
                 greeted(hello)
-            case .stream:
+            case .stream(let have):
+                options.acceptance?.set()
+                if !have.isEmpty, let prepared {
+                    options.onResume?(
+                        Resumption(heldBytes: have.reduce(0) { $0 + $1.offset }, totalBytes: prepared.manifest.totalBytes))
+                }
                 question?.ticket.withdraw("answered")
                 verification = currentVerification()
                 if verification == .confirmedNow { remember() }
-                stream()
+                stream(have: have)
             case .declined(let decision):
                 question?.ticket.withdraw("\"\(DisplayText.escape(peerName))\" decided: \(decision.code.description)")
                 outcome = .failure(.declined(decision))
@@ -398,11 +457,16 @@ private struct SendRun {
 
     /// Streams every file without waiting for the receiver, checking between writes whether it
     /// sent something (an ERROR) so a failed transfer stops at once.
-    private mutating func stream() {
+    private mutating func stream(have: [HaveRecord]) {
         guard let prepared else { return }
         setReceiveTimeout(options.idleTimeout)
         streamStarted = .now
-        let reader = FileReader(prepared)
+        if session.features.contains(.zstd) {
+            let pace = LinkPace()
+            self.pace = pace
+            compressor = ChunkCompressor(settings: options.compression, types: options.compressedTypes, pace: pace)
+        }
+        let reader = FileReader(prepared, have: have, compressor: compressor)
         reader.start()
         defer { reader.cancel() }
         do throws(TransportError) {
@@ -415,12 +479,17 @@ private struct SendRun {
                 } else {
                     if reader.isFinished { break }
                     // The disk is behind: send what is buffered rather than sit on it.
-                    try connection.flush()
+                    try paced(0) { () throws(TransportError) in try connection.flush() }
                     if !pollReceiver() { return }
                     guard let next = reader.next() else { break }
                     chunk = next
                 }
                 guard try frame(chunk) else { return }
+                if let cut = options.cutConnectionAfterBytes, bytesSent - resumedBytes >= cut {
+                    try connection.flush()
+                    connection.cancel()
+                    throw .closed(endpoint: connection.endpoint)
+                }
                 if connection.pendingOutput == 0 && !pollReceiver() { return }
                 reportProgress(force: false)
             }
@@ -448,14 +517,15 @@ private struct SendRun {
     /// Turns one step of the reader into frames; false when the reader failed (the transfer ends).
     private mutating func frame(_ chunk: FileReader.Chunk) throws(TransportError) -> Bool {
         switch chunk {
-        case .data(let index, let bytes):
-            if index != currentFile {
-                currentFile = index
-                currentOffset = 0
+        case .data(let index, let offset, let encoding, let bytes):
+            currentFile = index
+            try paced(FrameType.headerSize + FrameType.dataHeaderSize + bytes.count) { () throws(TransportError) in
+                try connection.enqueueData(fileIndex: UInt32(index), offset: offset, encoding: encoding, bytes: bytes)
             }
-            try connection.enqueueData(fileIndex: UInt32(index), offset: currentOffset, bytes: bytes)
-            currentOffset += UInt64(bytes.count)
-            bytesSent += UInt64(bytes.count)
+            if case .zstd(let rawLength) = encoding { bytesSent += UInt64(rawLength) } else { bytesSent += UInt64(bytes.count) }
+        case .resumed(_, let offset):
+            resumedBytes += offset
+            bytesSent += offset
         case .end(let index, var digest):
             if options.corruptDigestOfFile == index { digest[0] ^= 0xFF }
             try connection.enqueue(.fileEnd(fileIndex: UInt32(index), sha256: digest))
@@ -470,6 +540,15 @@ private struct SendRun {
             }
         }
         return true
+    }
+
+    /// Runs `write`, which hands `bytes` to the connection (and may write to the socket), and tells
+    /// the compressor's ``LinkPace`` how long it took.
+    private func paced(_ bytes: Int, _ write: () throws(TransportError) -> Void) throws(TransportError) {
+        guard let pace else { return try write() }
+        let started = ContinuousClock.now
+        try write()
+        pace.wrote(bytes: bytes, in: .now - started)
     }
 
     /// Handles anything the receiver sent meanwhile; returns false when the transfer is over.
@@ -493,7 +572,7 @@ private struct SendRun {
         progress(
             TransferProgress(
                 bytesDone: bytesSent, bytesTotal: prepared.manifest.totalBytes, filesDone: filesSent,
-                filesTotal: prepared.manifest.fileCount, elapsed: now - streamStarted))
+                filesTotal: prepared.manifest.fileCount, elapsed: now - streamStarted, resumedBytes: resumedBytes))
     }
 }
 

@@ -10,9 +10,16 @@ public struct TransferProgress: Sendable, Hashable {
     public var filesTotal: Int
     /// Time since the data started to flow.
     public var elapsed: Duration
+    /// Of ``bytesDone``, the bytes the receiver already held from an earlier connection (a continued
+    /// transfer): they count as done but did not take any of ``elapsed``.
+    public var resumedBytes: UInt64
 
     /// Creates a progress value.
-    public init(bytesDone: UInt64, bytesTotal: UInt64, filesDone: Int, filesTotal: Int, elapsed: Duration) {
+    public init(
+        bytesDone: UInt64, bytesTotal: UInt64, filesDone: Int, filesTotal: Int, elapsed: Duration,
+        resumedBytes: UInt64 = 0
+    ) {
+        self.resumedBytes = resumedBytes
         self.bytesDone = bytesDone
         self.bytesTotal = bytesTotal
         self.filesDone = filesDone
@@ -25,8 +32,10 @@ public struct TransferProgress: Sendable, Hashable {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    /// Bytes per second so far (0 before any time passed).
-    public var bytesPerSecond: Double { seconds > 0 ? Double(bytesDone) / seconds : 0 }
+    /// Bytes per second so far, of the bytes that moved on this connection (0 before any time passed).
+    public var bytesPerSecond: Double {
+        seconds > 0 ? Double(bytesDone - min(resumedBytes, bytesDone)) / seconds : 0
+    }
 
     /// Estimated seconds left, when a rate is known.
     public var secondsRemaining: Double? {

@@ -23,8 +23,10 @@ public enum OfferTypes {
 extension PreparedSend {
     /// Scans `paths` into an offer whose items carry their types as `registry` resolves them.
     /// - Throws: ``SendError``.
-    public static func scan(_ paths: [String], registry: TypeRegistry) throws(SendError) -> PreparedSend {
-        try scan(paths) { path, isDirectory in
+    public static func scan(_ paths: [String], options: ScanOptions = ScanOptions(), registry: TypeRegistry) throws(SendError)
+        -> PreparedSend
+    {
+        try scan(paths, options: options) { path, isDirectory in
             OfferTypes.declaredType(forItemAt: path, isDirectory: isDirectory, registry: registry)
         }
     }

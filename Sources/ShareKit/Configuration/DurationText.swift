@@ -1,7 +1,7 @@
 /// Durations as users type them: `90s`, `10m`, `2h`, `1h30m`, or plain seconds.
-enum DurationText {
+public enum DurationText {
     /// Parses `text`; nil when it is not a positive duration of at most a week.
-    static func parse(_ text: String) -> Duration? {
+    public static func parse(_ text: String) -> Duration? {
         if let seconds = Int(text) { return (1...604_800).contains(seconds) ? .seconds(seconds) : nil }
         var total = 0
         var number = ""
@@ -25,7 +25,7 @@ enum DurationText {
     }
 
     /// `10m`, `1h30m`, `45s`.
-    static func format(_ duration: Duration) -> String {
+    public static func format(_ duration: Duration) -> String {
         let seconds = Int(duration.components.seconds)
         var parts: [String] = []
         if seconds >= 3600 { parts.append("\(seconds / 3600)h") }

@@ -1,0 +1,123 @@
+import Foundation
+import ShareDiscovery
+import ShareKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `share send FILE...` without `--to`, on a terminal: lists the receivers nearby as Avahi finds
+/// them and lets the user choose one or several (arrow keys, space, typing to filter, enter), as
+/// LocalSend's command line does. Drawn on stderr; keys read from stdin in raw mode, which is
+/// restored before anything else is asked.
+enum PeerPicker {
+    /// The chosen peers.
+    /// - Throws: exit 69 without avahi-daemon; exit 1 when cancelled (Escape); 130 on Ctrl-C.
+    static func pick(console: Console, node: LocalNode) async throws(CLIError) -> [NearbyPeer] {
+        let browser: ServiceBrowser
+        do {
+            browser = try ServiceBrowser()
+        } catch {
+            throw CLIError(
+                "cannot look for receivers: \(error) Name one with --to HOST:PORT instead.",
+                exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
+        }
+        defer { browser.close() }
+        let shared = Shared()
+        let watching = Task {
+            var services: [String: DiscoveredService] = [:]
+            for await event in browser.events {
+                switch event {
+                case .appeared(let service), .updated(let service): services[service.name] = service
+                case .disappeared(let name): services[name] = nil
+                case .allForNow: shared.searching.withLock { $0 = false }
+                case .failure: break
+                }
+                let peers = (try? PeerDirectory.nearby(Array(services.values), node: node)) ?? []
+                shared.state.withLock { $0.update(peers) }
+                shared.changed()
+            }
+        }
+        defer { watching.cancel() }
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<PeerPickerState.Outcome, Never>) in
+            let thread = Thread { continuation.resume(returning: run(shared, console: console)) }
+            thread.name = "share.pick"
+            thread.start()
+        }
+        switch outcome {
+        case .chosen(let peers): return peers
+        case .cancelled: throw CLIError("no receiver was chosen; nothing was sent")
+        case .interrupted, .picking: throw CLIError("interrupted; nothing was sent", exitCode: 128 + SIGINT)
+        }
+    }
+
+    /// What the browsing task and the terminal thread share.
+    private final class Shared: Sendable {
+        let state = Mutex(PeerPickerState())
+        let searching = Mutex(true)
+        let version = Mutex(0)
+        func changed() { version.withLock { $0 += 1 } }
+    }
+
+    /// The terminal loop: raw mode, draw, read keys, redraw on keys and on news from the network.
+    private static func run(_ shared: Shared, console: Console) -> PeerPickerState.Outcome {
+        var saved = termios()
+        let raw = tcgetattr(0, &saved) == 0
+        if raw {
+            var settings = saved
+            settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+            settings.c_iflag &= ~tcflag_t(ICRNL | IXON)
+            withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(0, TCSANOW, &settings)
+        }
+        var drawnLines = 0
+        func draw() {
+            // Each line fits the terminal, so that moving up over what was drawn is exact.
+            var size = winsize()
+            let width = ioctl(2, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col >= 20 ? Int(size.ws_col) : 80
+            let lines = shared.state.withLock { $0.render(searching: shared.searching.withLock { $0 }) }
+                .map { $0.count < width ? $0 : String($0.prefix(width - 1)) }
+            var text = drawnLines > 1 ? "\u{1B}[\(drawnLines - 1)A" : ""
+            text += "\r\u{1B}[J" + lines.joined(separator: "\r\n")
+            console.err(text)
+            drawnLines = lines.count
+        }
+        console.err("\u{1B}[?25l")
+        defer {
+            console.err("\r\n\u{1B}[?25h")
+            if raw { tcsetattr(0, TCSANOW, &saved) }
+        }
+        var seen = -1
+        while true {
+            let version = shared.version.withLock { $0 }
+            if version != seen {
+                seen = version
+                draw()
+            }
+            var pfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(0, &buffer, buffer.count)
+            if count <= 0 { return .cancelled }
+            var bytes = Array(buffer[0..<count])
+            // An Escape alone, or the start of a sequence whose rest is on its way.
+            if bytes == [0x1B] {
+                var more = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                if poll(&more, 1, 50) > 0 {
+                    let extra = read(0, &buffer, buffer.count)
+                    if extra > 0 { bytes += buffer[0..<extra] }
+                }
+            }
+            for key in TerminalKey.decode(bytes) {
+                let outcome = shared.state.withLock { $0.handle(key) }
+                if outcome != .picking { return outcome }
+            }
+            shared.changed()
+        }
+    }
+}

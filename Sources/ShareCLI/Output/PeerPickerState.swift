@@ -1,0 +1,135 @@
+import ShareDiscovery
+import ShareKit
+
+/// The peer picker of `share send` without `--to`, without the terminal: the peers seen so far,
+/// the filter typed, the row under the cursor and the rows chosen; what a key does; what the
+/// screen shows. ``PeerPicker`` runs it on a terminal.
+struct PeerPickerState {
+    /// How the picking ended.
+    enum Outcome: Equatable {
+        /// Still picking.
+        case picking
+        /// These peers were chosen (never empty).
+        case chosen([NearbyPeer])
+        /// Escape: nothing is sent.
+        case cancelled
+        /// Ctrl-C.
+        case interrupted
+    }
+
+    /// Every peer seen (this machine's own receiver left out), by name.
+    private(set) var peers: [NearbyPeer] = []
+    /// What the user typed to filter the list (matched in any case against names).
+    private(set) var filter = ""
+    /// The name of the peer under the cursor: it stays under the cursor while the list changes
+    /// and while the filter hides and shows it again.
+    private(set) var focus: String?
+    /// Names of the chosen peers.
+    private(set) var chosen: Set<String> = []
+    /// A note about the last key that did nothing useful.
+    private(set) var note: String?
+
+    /// The peers that match the filter, in order.
+    var visible: [NearbyPeer] {
+        guard !filter.isEmpty else { return peers }
+        return peers.filter { $0.name.lowercased().contains(filter.lowercased()) }
+    }
+
+    /// The row under the cursor, among the visible ones: the focused peer's, else the first.
+    var cursor: Int {
+        focus.flatMap { name in visible.firstIndex { $0.name == name } } ?? 0
+    }
+
+    /// Takes the peers now visible on the network.
+    mutating func update(_ peers: [NearbyPeer]) {
+        self.peers = peers.filter { !$0.isSelf }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        chosen = chosen.filter { name in self.peers.contains { $0.name == name } }
+    }
+
+    /// What `key` does.
+    mutating func handle(_ key: TerminalKey) -> Outcome {
+        note = nil
+        switch key {
+        case .up: move(by: -1)
+        case .down: move(by: 1)
+        case .space:
+            guard visible.indices.contains(cursor) else { break }
+            let peer = visible[cursor]
+            if let problem = Self.unusable(peer) {
+                note = problem
+            } else if chosen.contains(peer.name) {
+                chosen.remove(peer.name)
+            } else {
+                chosen.insert(peer.name)
+            }
+        case .enter:
+            let picked =
+                chosen.isEmpty
+                ? (visible.indices.contains(cursor) ? [visible[cursor]] : [])
+                : peers.filter { chosen.contains($0.name) }
+            if picked.isEmpty {
+                note = "no receiver to send to yet"
+            } else if let problem = picked.lazy.compactMap(Self.unusable).first {
+                note = problem
+            } else {
+                return .chosen(picked)
+            }
+        case .backspace:
+            if !filter.isEmpty { filter.removeLast() }
+        case .clearLine:
+            filter = ""
+        case .character(let character):
+            if filter.count < 63 { filter.append(character) }
+        case .escape: return .cancelled
+        case .interrupt: return .interrupted
+        case .other: break
+        }
+        return .picking
+    }
+
+    /// The lines to show: a header, the filter, one row per visible peer (`>` marks the cursor,
+    /// `[x]` a chosen peer), and a status line.
+    func render(searching: Bool) -> [String] {
+        var lines = ["Send to? up/down: move, space: choose several, type: filter, enter: send, esc: cancel"]
+        lines.append("Filter: " + TerminalText.safe(filter))
+        let rows = visible
+        let width = min(32, rows.map { TerminalText.safe($0.name).count }.max() ?? 0)
+        for (index, peer) in rows.enumerated() {
+            let name = TerminalText.safe(peer.name)
+            let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
+            var detail = peer.service.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
+            if let pinned = peer.pinnedName {
+                detail += pinned == peer.name ? "  verified" : "  verified as \"\(TerminalText.safe(pinned))\""
+            }
+            if let namesake = peer.claimsNameOf {
+                detail += "  not the \"\(TerminalText.safe(namesake.name))\" you verified"
+            } else if peer.mixesScripts {
+                detail += "  mixes scripts in its name"
+            }
+            if peer.incompatibility != nil { detail += "  (cannot be sent to)" }
+            lines.append(
+                "\(index == cursor ? ">" : " ") [\(chosen.contains(peer.name) ? "x" : " ")] \(padded)  \(detail)")
+        }
+        if rows.isEmpty {
+            lines.append(
+                !filter.isEmpty && !peers.isEmpty
+                    ? "  No receiver matches \"\(TerminalText.safe(filter))\"."
+                    : searching
+                        ? "  Looking for receivers nearby..." : "  No receivers found nearby yet; still looking.")
+        }
+        if let note { lines.append("  " + note) }
+        if !chosen.isEmpty { lines.append("  \(chosen.count) chosen") }
+        return lines
+    }
+
+    /// Why `peer` cannot be chosen, if it cannot (an old protocol, no fingerprint, port 0).
+    static func unusable(_ peer: NearbyPeer) -> String? {
+        peer.incompatibility.map { "\"\(TerminalText.safe(peer.name))\" cannot be chosen: \($0)" }
+    }
+
+    private mutating func move(by offset: Int) {
+        let rows = visible
+        guard !rows.isEmpty else { return }
+        focus = rows[min(rows.count - 1, max(0, cursor + offset))].name
+    }
+}

@@ -1,0 +1,190 @@
+/// The zstd level of a send, following how fast the link drains, in the manner of zstd's own
+/// adaptive mode (`zstd --adapt`): while the network is the bottleneck (writing to the socket takes
+/// longer than preparing what is written) the level goes up, buying a smaller payload with CPU
+/// time there is to spare; while preparing the bytes is the bottleneck the level goes down; and
+/// when even the fastest level would not make the transfer faster than raw bytes (a fast link, or
+/// data that hardly compresses), compression stops until a probe shows that it pays again.
+///
+/// It is pure: it learns only from the ``Measurement``s it is given, one per stretch of the
+/// stream. Its model: the bytes are prepared on one thread (read and hashed, then compressed) and
+/// written on another, so a stream goes as fast as the slower of the two. Per file byte,
+/// preparing costs `s + φ·c` seconds (`s` reading and hashing, `c` compressing, `φ` the share of
+/// the bytes given to zstd) and writing costs `w · (φ·r + 1 − φ)` (`w` the seconds the network
+/// takes per wire byte, `r` the ratio); raw, they cost `s` and `w`. The network's `w` is known
+/// only as it was measured: while preparing is the bottleneck the socket never fills and `w` is
+/// just the cost of encrypting, so the `w` of raw bytes is remembered apart, from the last time
+/// raw bytes were sent.
+public struct AdaptiveLevel: Sendable {
+    /// What to do with the next chunks.
+    public enum Choice: Sendable, Hashable {
+        /// Compress at this level.
+        case level(Int)
+        /// Send raw (except a probe now and then, at ``AdaptiveLevel/probeLevel``).
+        case raw
+    }
+
+    /// What the sender measured over one stretch of the stream, under the current ``choice``.
+    public struct Measurement: Sendable, Hashable {
+        /// The level the compressed chunks of the stretch used.
+        public var level: Int
+        /// File bytes in the stretch, and the time it took to read and hash them (zero if unknown).
+        public var fileBytes: Int
+        public var sourceTime: Duration
+        /// File bytes given to zstd, the payload bytes that came out (a chunk sent raw because it
+        /// did not shrink counts its own size) and the time zstd took.
+        public var compressedInput: Int
+        public var compressedOutput: Int
+        public var compressionTime: Duration
+        /// Bytes the network took and the time it took to take them, waits for a full socket
+        /// included.
+        public var wireBytes: Int
+        public var writeTime: Duration
+
+        /// A measurement.
+        public init(
+            level: Int, fileBytes: Int = 0, sourceTime: Duration = .zero, compressedInput: Int = 0,
+            compressedOutput: Int = 0, compressionTime: Duration = .zero, wireBytes: Int = 0,
+            writeTime: Duration = .zero
+        ) {
+            self.level = level
+            self.fileBytes = fileBytes
+            self.sourceTime = sourceTime
+            self.compressedInput = compressedInput
+            self.compressedOutput = compressedOutput
+            self.compressionTime = compressionTime
+            self.wireBytes = wireBytes
+            self.writeTime = writeTime
+        }
+    }
+
+    /// What is known of one level: seconds of compression per byte given to zstd, and the ratio.
+    struct LevelCost: Sendable, Hashable {
+        var seconds: Double
+        var ratio: Double
+    }
+
+    /// The network counts as the bottleneck when writing takes this much longer than preparing.
+    static let networkBound = 1.5
+    /// A step is two levels when one side takes this much longer than the other.
+    static let farOff = 3.0
+    /// Decisions in a row that find compression not paying before it stops.
+    static let patience = 2
+    /// Weight of a new measurement in the running estimates.
+    static let smoothing = 0.5
+
+    /// The current choice.
+    public private(set) var choice: Choice
+    private let settings: CompressionSettings
+    /// Seconds per file byte of reading and hashing.
+    private var sourceCost = 0.0
+    /// The share of file bytes given to zstd while compressing.
+    private var compressedShare = 1.0
+    private var levelCosts: [Int: LevelCost] = [:]
+    /// Seconds the network takes per wire byte, while compressing and while sending raw.
+    private var compressedWireCost: Double?
+    private var rawWireCost: Double?
+    private var wireBytes = 0
+    private var warm = false
+    private var strikes = 0
+
+    /// Starts at `settings.startLevel`.
+    public init(settings: CompressionSettings) {
+        self.settings = settings
+        choice = .level(settings.startLevel)
+    }
+
+    /// The level a probe uses while compression is off: the fastest.
+    public var probeLevel: Int { settings.levels.lowerBound == 0 ? 1 : settings.levels.lowerBound }
+
+    /// Takes in one stretch's measurement and returns the choice for the next.
+    @discardableResult
+    public mutating func update(_ measurement: Measurement) -> Choice {
+        // A stretch that began before the warm-up was over may have written into an empty socket
+        // buffer: it may raise the level, never lower it, and the first stretch after it starts
+        // the network's estimates afresh.
+        let warmedUp = wireBytes >= settings.warmUpWireBytes
+        if warmedUp && !warm {
+            warm = true
+            compressedWireCost = nil
+            rawWireCost = nil
+        }
+        learn(measurement)
+        switch choice {
+        case .raw:
+            if warmedUp, let raw = rawCost(), let probe = cost(at: probeLevel, wireCost: rawWireCost),
+                max(probe.preparing, probe.writing) <= raw * (1 - settings.requiredGain)
+            {
+                choice = .level(probeLevel)
+                strikes = 0
+            }
+        case .level(let level):
+            guard let (preparing, writing) = cost(at: level, wireCost: compressedWireCost) else { return choice }
+            if writing > preparing * Self.networkBound && level < settings.levels.upperBound {
+                choice = .level(step(level, by: writing > preparing * Self.farOff ? 2 : 1))
+                strikes = 0
+            } else if warmedUp && preparing > writing && level > settings.levels.lowerBound {
+                choice = .level(step(level, by: preparing > writing * Self.farOff ? -2 : -1))
+                strikes = 0
+            } else if warmedUp, let raw = rawCost(), max(preparing, writing) > raw * (1 - settings.requiredGain) {
+                strikes += 1
+                if strikes >= Self.patience {
+                    choice = .raw
+                    strikes = 0
+                }
+            } else {
+                strikes = 0
+            }
+        }
+        return choice
+    }
+
+    /// The model's seconds per file byte for preparing and for writing at `level`, once known,
+    /// with the network taking `wireCost` seconds per wire byte.
+    private func cost(at level: Int, wireCost: Double?) -> (preparing: Double, writing: Double)? {
+        guard let cost = levelCosts[level], let w = wireCost else { return nil }
+        let share = compressedShare
+        return (sourceCost + share * cost.seconds, w * (share * cost.ratio + 1 - share))
+    }
+
+    /// The model's seconds per file byte for raw bytes, once the network's cost is known.
+    private func rawCost() -> Double? {
+        guard let w = rawWireCost ?? compressedWireCost else { return nil }
+        return max(sourceCost, w)
+    }
+
+    /// `level` moved by `steps`, skipping 0 (libzstd's "default"), within the settings' levels.
+    private func step(_ level: Int, by steps: Int) -> Int {
+        var next = level
+        for _ in 0..<abs(steps) {
+            next += steps > 0 ? 1 : -1
+            if next == 0 { next += steps > 0 ? 1 : -1 }
+        }
+        return min(max(next, settings.levels.lowerBound), settings.levels.upperBound)
+    }
+
+    private mutating func learn(_ measurement: Measurement) {
+        func blend(_ old: Double?, _ new: Double) -> Double { old.map { $0 + Self.smoothing * (new - $0) } ?? new }
+        if measurement.wireBytes > 0 {
+            wireBytes += measurement.wireBytes
+            let w = measurement.writeTime.seconds / Double(measurement.wireBytes)
+            if case .raw = choice, measurement.compressedInput < measurement.fileBytes / 2 {
+                rawWireCost = blend(rawWireCost, w)
+            } else if case .level = choice {
+                compressedWireCost = blend(compressedWireCost, w)
+            }
+        }
+        if measurement.fileBytes > 0 {
+            sourceCost = blend(sourceCost, measurement.sourceTime.seconds / Double(measurement.fileBytes))
+            if case .level = choice {
+                compressedShare = blend(compressedShare, Double(measurement.compressedInput) / Double(measurement.fileBytes))
+            }
+        }
+        if measurement.compressedInput > 0 {
+            let input = Double(measurement.compressedInput)
+            let seconds = measurement.compressionTime.seconds / input
+            let ratio = Double(measurement.compressedOutput) / input
+            let old = levelCosts[measurement.level]
+            levelCosts[measurement.level] = LevelCost(seconds: blend(old?.seconds, seconds), ratio: blend(old?.ratio, ratio))
+        }
+    }
+}

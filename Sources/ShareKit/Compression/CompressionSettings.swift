@@ -1,0 +1,54 @@
+public import ShareWire
+
+/// How a sender compresses DATA (docs/PROTOCOL.md §8, docs/PERFORMANCE.md "Compression").
+public struct CompressionSettings: Sendable, Hashable {
+    /// Whether zstd is offered and used at all (`false`: every DATA frame is raw, HELLO does not
+    /// carry ZSTD).
+    public var isEnabled: Bool
+    /// The zstd levels the adaptive level moves between: negative levels are faster than 1 and
+    /// compress less (0 is skipped: libzstd reads it as its default, 3).
+    public var levels: ClosedRange<Int>
+    /// The level a transfer starts at.
+    public var startLevel: Int
+    /// A chunk is a sample of its file: when it compresses to more than this fraction of its size,
+    /// the file's following bytes go raw until ``resampleBytes`` later.
+    public var sampleRatio: Double
+    /// How many bytes of a file go raw after a sample that did not compress, before the next sample.
+    public var resampleBytes: UInt64
+    /// Chunks smaller than this are sent raw (a zstd frame has 6-13 bytes of overhead).
+    public var minimumChunkBytes: Int
+    /// The level is reconsidered after this many file bytes.
+    public var decisionBytes: Int
+    /// Bytes the network must have taken before the level goes down or compression stops: the
+    /// first writes fill the socket's buffer at memory speed, whatever the link.
+    public var warmUpWireBytes: Int
+    /// Compression must make sending at least this fraction faster than raw, or it stops.
+    public var requiredGain: Double
+    /// While compression is off, one chunk is compressed after this many file bytes to see whether
+    /// the link has become slower than compression.
+    public var probeBytes: Int
+
+    /// The defaults: levels -5 to 9, starting at 3.
+    public init(
+        isEnabled: Bool = true, levels: ClosedRange<Int> = -5...9, startLevel: Int = 3, sampleRatio: Double = 0.9,
+        resampleBytes: UInt64 = 32 << 20, minimumChunkBytes: Int = 64, decisionBytes: Int = 2 << 20,
+        warmUpWireBytes: Int = 4 << 20, requiredGain: Double = 0.1, probeBytes: Int = 16 << 20
+    ) {
+        self.isEnabled = isEnabled
+        self.levels = levels
+        self.startLevel = min(max(startLevel, levels.lowerBound), levels.upperBound)
+        self.sampleRatio = sampleRatio
+        self.resampleBytes = resampleBytes
+        self.minimumChunkBytes = minimumChunkBytes
+        self.decisionBytes = decisionBytes
+        self.warmUpWireBytes = warmUpWireBytes
+        self.requiredGain = requiredGain
+        self.probeBytes = probeBytes
+    }
+
+    /// No compression.
+    public static let off = CompressionSettings(isEnabled: false)
+
+    /// The HELLO features these settings announce: ZSTD when enabled.
+    public var helloFeatures: HelloFeatures { isEnabled ? .zstd : [] }
+}

@@ -1,0 +1,30 @@
+import Synchronization
+
+/// How fast the network takes what the sender writes: the network thread reports each write, the
+/// compressor (on the reader thread) reads the totals to adapt its level (``ChunkCompressor``).
+public final class LinkPace: Sendable {
+    /// Everything reported so far.
+    public struct Totals: Sendable, Hashable {
+        /// Bytes written.
+        public var bytes = 0
+        /// Time spent writing them, including waits for room in the socket.
+        public var time = Duration.zero
+    }
+
+    private let totals = Mutex(Totals())
+
+    /// A pace with nothing reported.
+    public init() {}
+
+    /// Reports that the network took `bytes` bytes in `time`: call it around each call that
+    /// writes (or may write) to the socket, with the bytes that call handed over.
+    public func wrote(bytes: Int, in time: Duration) {
+        totals.withLock {
+            $0.bytes += bytes
+            $0.time += time
+        }
+    }
+
+    /// The totals so far.
+    public var current: Totals { totals.withLock { $0 } }
+}

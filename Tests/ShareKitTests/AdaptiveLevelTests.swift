@@ -1,0 +1,171 @@
+import ShareKit
+import Testing
+
+/// The adaptive level against a simulated sender and link: synthetic timings, no clock.
+@Suite struct AdaptiveLevelTests {
+    /// A sender (reading and hashing, then zstd, on one thread; encrypting and writing on another)
+    /// and a link, simulated one stretch at a time.
+    struct SimulatedSend {
+        /// Seconds per byte of zstd and its ratio, per level: the shape of zstd on source code.
+        static let sourceCode: [Int: (seconds: Double, ratio: Double)] = [
+            -5: (1.0e-9, 0.45), -4: (1.1e-9, 0.44), -3: (1.2e-9, 0.42), -2: (1.4e-9, 0.40), -1: (1.6e-9, 0.38),
+            1: (2.2e-9, 0.30), 2: (3.0e-9, 0.28), 3: (4.0e-9, 0.26), 4: (5.0e-9, 0.255), 5: (8e-9, 0.245),
+            6: (11e-9, 0.235), 7: (14e-9, 0.23), 8: (18e-9, 0.225), 9: (22e-9, 0.22),
+        ]
+
+        var linkBytesPerSecond: Double
+        var levels = Self.sourceCode
+        /// The network thread's own cost per wire byte (TLS), and reading + hashing per file byte.
+        var encryptSeconds = 1.5e-9
+        var sourceSeconds = 0.8e-9
+        /// The first wire bytes are taken at once, into the socket's buffer.
+        var socketBuffer = 4 << 20
+        var wireSoFar = 0
+        /// While raw, every eighth stretch is a probe at the probe level.
+        var rawStretches = 0
+
+        static let stretch = 2 << 20
+
+        /// What one stretch under `choice` measures, and how long it takes.
+        mutating func run(_ choice: AdaptiveLevel.Choice, probeLevel: Int) -> (AdaptiveLevel.Measurement, seconds: Double) {
+            var level: Int?
+            switch choice {
+            case .level(let chosen): level = chosen
+            case .raw:
+                rawStretches += 1
+                if rawStretches % 8 == 0 { level = probeLevel }
+            }
+            let file = Double(Self.stretch)
+            let cost = level.map { levels[$0]! }
+            let wire = file * (cost?.ratio ?? 1)
+            let preparing = file * (sourceSeconds + (cost?.seconds ?? 0))
+            let linkTime = wire / linkBytesPerSecond
+            let encrypting = wire * encryptSeconds
+            let buffered = wireSoFar < socketBuffer
+            wireSoFar += Int(wire)
+            let seconds = max(preparing, encrypting, buffered ? 0 : linkTime)
+            // The network thread waits in write only while the link is the bottleneck.
+            let writing = !buffered && linkTime >= preparing ? max(linkTime, encrypting) : encrypting
+            var measurement = AdaptiveLevel.Measurement(
+                level: level ?? 0, fileBytes: Self.stretch, sourceTime: .seconds(file * sourceSeconds),
+                wireBytes: Int(wire), writeTime: .seconds(writing))
+            if let cost {
+                measurement.compressedInput = Self.stretch
+                measurement.compressedOutput = Int(wire)
+                measurement.compressionTime = .seconds(file * cost.seconds)
+            }
+            return (measurement, seconds)
+        }
+
+        /// File bytes per second of the best fixed choice once the socket's buffer is full.
+        func bestRate() -> (choice: AdaptiveLevel.Choice, rate: Double) {
+            var best: (AdaptiveLevel.Choice, Double) = (.raw, rate(seconds: 0, ratio: 1))
+            for (level, cost) in levels where rate(seconds: cost.seconds, ratio: cost.ratio) > best.1 {
+                best = (.level(level), rate(seconds: cost.seconds, ratio: cost.ratio))
+            }
+            return best
+        }
+
+        func rate(seconds: Double, ratio: Double) -> Double {
+            1 / max(sourceSeconds + seconds, ratio * encryptSeconds, ratio / linkBytesPerSecond)
+        }
+    }
+
+    /// Runs `stretches` stretches; returns the file bytes per second over the last `tail` and every choice made.
+    static func run(_ send: inout SimulatedSend, stretches: Int = 120, tail: Int = 30, settings: CompressionSettings = CompressionSettings())
+        -> (rate: Double, choices: [AdaptiveLevel.Choice])
+    {
+        var adaptive = AdaptiveLevel(settings: settings)
+        var choices: [AdaptiveLevel.Choice] = []
+        var seconds = 0.0
+        for index in 0..<stretches {
+            let (measurement, took) = send.run(adaptive.choice, probeLevel: adaptive.probeLevel)
+            if index >= stretches - tail { seconds += took }
+            choices.append(adaptive.update(measurement))
+        }
+        return (Double(tail * SimulatedSend.stretch) / seconds, choices)
+    }
+
+    @Test(arguments: [
+        ("100 Mbit/s", 12.5e6, 2.0), ("1 Gbit/s", 125e6, 2.0), ("a 400 MB/s receiver", 400e6, 1.2),
+    ])
+    func onALinkSlowerThanCompressionItFindsAGoodLevel(_ name: String, _ link: Double, _ gainOverRaw: Double) {
+        var send = SimulatedSend(linkBytesPerSecond: link)
+        let best = send.bestRate()
+        let raw = send.rate(seconds: 0, ratio: 1)
+        let (rate, choices) = Self.run(&send)
+        #expect(rate >= 0.85 * best.rate, "\(name): \(Int(rate / 1e6)) MB/s, best \(best.choice) \(Int(best.rate / 1e6)) MB/s")
+        #expect(rate >= gainOverRaw * raw, "\(name): \(Int(rate / 1e6)) MB/s, raw \(Int(raw / 1e6)) MB/s")
+        // At most one short stretch of raw bytes, to learn what the network takes raw.
+        #expect(choices.filter { $0 == .raw }.count <= 1, "\(name): \(choices.prefix(20))")
+    }
+
+    @Test func theSlowerTheLinkTheHigherTheLevel() {
+        func settledLevel(_ link: Double) -> Int {
+            var send = SimulatedSend(linkBytesPerSecond: link)
+            guard case .level(let level) = Self.run(&send).choices.last else { return .min }
+            return level
+        }
+        let levels = [12.5e6, 50e6, 125e6, 400e6].map(settledLevel)
+        #expect(levels == levels.sorted(by: >) && levels.first! > levels.last!, "\(levels)")
+        #expect(levels.first! >= 6, "100 Mbit/s: level \(levels.first!)")
+    }
+
+    @Test func aSlowLinkIsNotTakenForAFastOneWhileTheSocketBufferFills() {
+        var send = SimulatedSend(linkBytesPerSecond: 12.5e6)
+        send.socketBuffer = 4 << 20
+        let (_, choices) = Self.run(&send, stretches: 20, tail: 1)
+        for choice in choices {
+            if case .level(let level) = choice { #expect(level >= 3, "\(choices)") } else { Issue.record("went raw: \(choices)") }
+        }
+    }
+
+    @Test func aLinkFasterThanCompressionGetsRawBytes() {
+        var send = SimulatedSend(linkBytesPerSecond: 10e9)
+        send.encryptSeconds = 0.3e-9
+        let (rate, choices) = Self.run(&send)
+        #expect(choices.last == .raw, "\(choices.suffix(10))")
+        #expect(rate >= 0.8 * send.rate(seconds: 0, ratio: 1))
+    }
+
+    @Test func aSlowProcessorOnAGigabitLinkSendsRaw() {
+        var send = SimulatedSend(linkBytesPerSecond: 125e6)
+        send.levels = send.levels.mapValues { ($0.seconds * 10, $0.ratio) }
+        send.sourceSeconds = 5e-9
+        let (_, choices) = Self.run(&send)
+        #expect(choices.last == .raw, "\(choices.suffix(10))")
+    }
+
+    @Test func dataThatHardlyCompressesIsSentRawEvenOnASlowLink() {
+        var send = SimulatedSend(linkBytesPerSecond: 12.5e6)
+        send.levels = send.levels.mapValues { ($0.seconds, 0.95) }
+        let (_, choices) = Self.run(&send)
+        #expect(choices.last == .raw, "\(choices.suffix(10))")
+    }
+
+    @Test func whenTheLinkSlowsDownCompressionComesBack() {
+        var adaptive = AdaptiveLevel(settings: CompressionSettings())
+        var fast = SimulatedSend(linkBytesPerSecond: 10e9)
+        fast.encryptSeconds = 0.3e-9
+        for _ in 0..<60 { adaptive.update(fast.run(adaptive.choice, probeLevel: adaptive.probeLevel).0) }
+        #expect(adaptive.choice == .raw)
+        var slow = SimulatedSend(linkBytesPerSecond: 12.5e6)
+        slow.socketBuffer = 0
+        for _ in 0..<60 { adaptive.update(slow.run(adaptive.choice, probeLevel: adaptive.probeLevel).0) }
+        guard case .level(let level) = adaptive.choice else {
+            Issue.record("still raw")
+            return
+        }
+        #expect(level >= 6)
+    }
+
+    @Test func levelsStayInTheConfiguredRangeAndSkipZero() {
+        let settings = CompressionSettings(levels: -2...4, startLevel: 1)
+        var send = SimulatedSend(linkBytesPerSecond: 1e6)
+        let slow = Self.run(&send, stretches: 40, settings: settings).choices
+        #expect(slow.last == .level(4))
+        var fast = SimulatedSend(linkBytesPerSecond: 400e6)
+        let choices = slow + Self.run(&fast, stretches: 40, settings: settings).choices
+        for case .level(let level) in choices { #expect((-2...4).contains(level) && level != 0, "\(level)") }
+    }
+}
