@@ -92,8 +92,17 @@ bench-deps:
 build: deps
 	$(SWIFT) build
 
+# The `share` that is installed and benchmarked links the Swift runtime and Foundation into itself
+# (--static-swift-stdlib), so that a process does not load and relocate a dozen Swift libraries at start:
+# about 20 ms less CPU for every command (docs/PERFORMANCE.md §6). The C libraries (OpenSSL, Avahi,
+# libarchive, ...) stay Debian's shared libraries. It is built in its own scratch folder, because the flag
+# changes every compile; the test helpers (ShareFaultProxy needs Swift Testing, which has no static build)
+# and the examples come from the ordinary release build next to it.
+STATIC_BUILD := .build/static/release
+
 release: deps
 	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib --product share --scratch-path .build/static
 
 demo: release
 	Examples/demo.sh
@@ -125,10 +134,10 @@ test-tsan: deps
 	$(SANITIZER_ENV) TSAN_OPTIONS="$(TSAN_OPTIONS_TEST)" $(SWIFT) test --scratch-path .build/tsan --sanitize=thread --no-parallel
 
 bench: release bench-deps
-	Tests/Benchmarks/bench.sh
+	SHARE=$(CURDIR)/$(STATIC_BUILD)/share Tests/Benchmarks/bench.sh
 
 install: release
-	$(MAKE) --no-print-directory install-files BUILD=.build/release
+	$(MAKE) --no-print-directory install-files BUILD=$(STATIC_BUILD)
 	@echo "Installed share in $(DESTDIR)$(PREFIX). Receive in the background: systemctl --user daemon-reload &&" \
 	      "systemctl --user enable --now share-receive"
 

@@ -118,4 +118,75 @@ import TypeRegistry
         #expect(current().handlers(for: "com.example.note").best?.applicationID == "com.example.notes")
         #expect((try? FileManager.default.attributesOfItem(atPath: snapshot)[.size] as? Int) ?? 0 > 1000)
     }
+
+    /// The snapshot lives in `$XDG_CACHE_HOME/share`, else `~/.cache/share`, readable by the user
+    /// alone; the next process reads it instead of merging.
+    @Test func theSnapshotLivesInTheUsersCache() throws {
+        let dir = TemporaryDirectory("type-snapshot-place")
+        let store = ApplicationStore(directory: dir.at("apps"))
+        func current(_ environment: [String: String]) -> TypeRegistry {
+            RegistryProvider(applications: store, environment: environment).current()
+        }
+        let home = ["HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share"]
+        _ = current(home)
+        let inHome = dir.at("home/.cache/share/type-registry.snapshot")
+        let attributes = try FileManager.default.attributesOfItem(atPath: inHome)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        var cache = home
+        cache["XDG_CACHE_HOME"] = dir.at("cache")
+        #expect(current(cache).resolve(ResolutionRequest(fileName: "a.png")).mimeType == "image/png")
+        #expect(FileManager.default.fileExists(atPath: dir.at("cache/share/type-registry.snapshot")))
+    }
+
+    /// A snapshot that cannot be written (the cache folder is a file) costs only the merge: every
+    /// process answers as if there were none.
+    @Test func anUnwritableSnapshotOnlyCostsTheMerge() throws {
+        let dir = TemporaryDirectory("type-snapshot-unwritable")
+        let packages = dir.at("data/mime/packages")
+        FileTree.makeFolder(packages)
+        FileTree.writeText(packages + "/beer.xml", Self.beer)
+        FileTree.writeText(dir.at("cache"), "not a folder")
+        let environment = [
+            "HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share",
+            "XDG_CACHE_HOME": dir.at("cache"),
+        ]
+        let store = ApplicationStore(directory: dir.at("apps"))
+        for _ in 0..<2 {
+            let registry = RegistryProvider(applications: store, environment: environment).current()
+            #expect(knowsBeer(registry))
+            #expect(registry.resolve(ResolutionRequest(fileName: "a.png")).mimeType == "image/png")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.at("cache/share")))
+    }
+
+    /// A snapshot damaged in the middle (one byte changed, the length intact) is not believed: the
+    /// registry is merged again and the snapshot written anew.
+    @Test func aCorruptSnapshotIsMergedAgainAndReplaced() throws {
+        let dir = TemporaryDirectory("type-snapshot-corrupt")
+        let packages = dir.at("data/mime/packages")
+        FileTree.makeFolder(packages)
+        FileTree.writeText(packages + "/beer.xml", Self.beer)
+        let environment = [
+            "HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share",
+            "XDG_CACHE_HOME": dir.at("cache"),
+        ]
+        let store = ApplicationStore(directory: dir.at("apps"))
+        func current() -> TypeRegistry { RegistryProvider(applications: store, environment: environment).current() }
+        let path = dir.at("cache/share/type-registry.snapshot")
+        #expect(knowsBeer(current()))
+        let written = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+
+        // The beer type's pattern, changed in place: believed, it would type `stout.btkr` no more.
+        var corrupt = written
+        let pattern = Array("*.btkr".utf8)
+        let at = try #require(
+            (0...(corrupt.count - pattern.count)).first { Array(corrupt[$0..<($0 + pattern.count)]) == pattern })
+        corrupt[at + 2] = UInt8(ascii: "x")
+        _ = FileManager.default.createFile(atPath: path, contents: Data(corrupt))
+        #expect(knowsBeer(current()))
+        let replaced = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+        #expect(replaced != corrupt)
+        #expect(replaced.count == written.count)
+    }
 }
