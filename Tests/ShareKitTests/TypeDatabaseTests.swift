@@ -36,6 +36,18 @@ import TypeRegistry
         return RegistryProvider(applications: store, environment: environment).current()
     }
 
+    /// The environment of a user whose data directory `dir/data` has the package `beer.xml` and
+    /// whose cache folder is `dir/cache`.
+    private func beerUser(_ dir: TemporaryDirectory) -> [String: String] {
+        let packages = dir.at("data/mime/packages")
+        FileTree.makeFolder(packages)
+        FileTree.writeText(packages + "/beer.xml", Self.beer)
+        return [
+            "HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share",
+            "XDG_CACHE_HOME": dir.at("cache"),
+        ]
+    }
+
     private func knowsBeer(_ registry: TypeRegistry) -> Bool {
         registry.resolve(ResolutionRequest(fileName: "stout.btkr")).mimeType == "application/x-beertracker"
     }
@@ -68,13 +80,8 @@ import TypeRegistry
     /// one of its sources changes: a package file, the registrations, or the snapshot itself.
     @Test func theNextProcessReadsTheSnapshotUntilASourceChanges() throws {
         let dir = TemporaryDirectory("type-snapshot")
+        let environment = beerUser(dir)
         let packages = dir.at("data/mime/packages")
-        FileTree.makeFolder(packages)
-        FileTree.writeText(packages + "/beer.xml", Self.beer)
-        let environment = [
-            "HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share",
-            "XDG_CACHE_HOME": dir.at("cache"),
-        ]
         let store = ApplicationStore(directory: dir.at("apps"))
         // Each provider stands for a new process.
         func current() -> TypeRegistry { RegistryProvider(applications: store, environment: environment).current() }
@@ -143,14 +150,8 @@ import TypeRegistry
     /// process answers as if there were none.
     @Test func anUnwritableSnapshotOnlyCostsTheMerge() throws {
         let dir = TemporaryDirectory("type-snapshot-unwritable")
-        let packages = dir.at("data/mime/packages")
-        FileTree.makeFolder(packages)
-        FileTree.writeText(packages + "/beer.xml", Self.beer)
+        let environment = beerUser(dir)
         FileTree.writeText(dir.at("cache"), "not a folder")
-        let environment = [
-            "HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share",
-            "XDG_CACHE_HOME": dir.at("cache"),
-        ]
         let store = ApplicationStore(directory: dir.at("apps"))
         for _ in 0..<2 {
             let registry = RegistryProvider(applications: store, environment: environment).current()
@@ -164,13 +165,7 @@ import TypeRegistry
     /// registry is merged again and the snapshot written anew.
     @Test func aCorruptSnapshotIsMergedAgainAndReplaced() throws {
         let dir = TemporaryDirectory("type-snapshot-corrupt")
-        let packages = dir.at("data/mime/packages")
-        FileTree.makeFolder(packages)
-        FileTree.writeText(packages + "/beer.xml", Self.beer)
-        let environment = [
-            "HOME": dir.at("home"), "XDG_DATA_HOME": dir.at("data"), "XDG_DATA_DIRS": "/usr/share",
-            "XDG_CACHE_HOME": dir.at("cache"),
-        ]
+        let environment = beerUser(dir)
         let store = ApplicationStore(directory: dir.at("apps"))
         func current() -> TypeRegistry { RegistryProvider(applications: store, environment: environment).current() }
         let path = dir.at("cache/share/type-registry.snapshot")
