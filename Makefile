@@ -59,7 +59,7 @@ FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
 BUILD ?= .build/release
 SUBSTITUTE = sed -e 's|@bindir@|$(BINDIR)|g' -e 's|@libexecdir@|$(LIBEXECDIR)|g' -e 's|@datadir@|$(DATADIR)|g'
 
-.PHONY: all deps bench-deps build release demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
+.PHONY: all deps bench-deps build release release-static demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
         install install-files uninstall
 
 all: build
@@ -92,8 +92,19 @@ bench-deps:
 build: deps
 	$(SWIFT) build
 
+# The `share` that is installed and benchmarked links the Swift runtime and Foundation into itself
+# (--static-swift-stdlib), so that a process does not load and relocate a dozen Swift libraries at start:
+# about 10 ms less CPU for every command (docs/PERFORMANCE.md §6). The C libraries (OpenSSL, Avahi,
+# libarchive, ...) stay Debian's shared libraries. It is built in its own scratch folder, because the flag
+# changes every compile (`make release-static`); the test helpers (ShareFaultProxy needs Swift Testing, which
+# has no static build) and the examples come from the ordinary release build (`make release`).
+STATIC_BUILD := .build/static/release
+
 release: deps
 	$(SWIFT) build -c release
+
+release-static: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product share --scratch-path .build/static
 
 demo: release
 	Examples/demo.sh
@@ -124,11 +135,11 @@ test-asan: deps
 test-tsan: deps
 	$(SANITIZER_ENV) TSAN_OPTIONS="$(TSAN_OPTIONS_TEST)" $(SWIFT) test --scratch-path .build/tsan --sanitize=thread --no-parallel
 
-bench: release bench-deps
-	Tests/Benchmarks/bench.sh
+bench: release release-static bench-deps
+	SHARE=$(CURDIR)/$(STATIC_BUILD)/share Tests/Benchmarks/bench.sh
 
-install: release
-	$(MAKE) --no-print-directory install-files BUILD=.build/release
+install: release-static
+	$(MAKE) --no-print-directory install-files BUILD=$(STATIC_BUILD)
 	@echo "Installed share in $(DESTDIR)$(PREFIX). Receive in the background: systemctl --user daemon-reload &&" \
 	      "systemctl --user enable --now share-receive"
 

@@ -27,9 +27,12 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
         var length: Int { pattern.count }
     }
 
-    private var literal: [String: [Entry]] = [:]
-    private var suffix: [String: [Entry]] = [:]
-    private var complex: [(entry: Entry, characters: [Character])] = []
+    /// Literal names by key (lower-cased unless case-sensitive), entries in insertion order.
+    private(set) var literal: [String: [Entry]] = [:]
+    /// `*suffix` patterns by suffix (lower-cased unless case-sensitive), entries in insertion order.
+    private(set) var suffix: [String: [Entry]] = [:]
+    /// Other patterns, in insertion order, with the characters they are matched by.
+    private(set) var complex: [(entry: Entry, characters: [Character])] = []
     private var count = 0
 
     /// Every entry, in insertion order.
@@ -42,7 +45,7 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
             order: count)
         count += 1
         entries.append(entry)
-        let key = caseSensitive ? pattern : pattern.lowercasedIfNeeded()
+        let key = Self.key(of: entry)
         if !GlobPattern.hasWildcard(pattern) {
             literal[key, default: []].append(entry)
         } else if let tail = GlobPattern.simpleSuffix(key) {
@@ -52,16 +55,34 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// The pattern as it is compared: lower-cased unless the glob is case-sensitive.
+    static func key(of entry: Entry) -> String {
+        entry.caseSensitive ? entry.pattern : entry.pattern.lowercasedIfNeeded()
+    }
+
     /// The matches for a filename (see the type's rules), best first.
     func matches(_ fileName: String) -> [Entry] {
+        Self.matches(fileName, literal: { literal[$0] ?? [] }, suffix: { suffix[$0] ?? [] }, complex: complex)
+    }
+
+    /// The matches for a filename, best first, over an index given by its parts (this index's
+    /// dictionaries, or a snapshot's tables read in place).
+    /// - Parameters:
+    ///   - literal: the entries of a literal key.
+    ///   - suffix: the entries of a suffix key.
+    ///   - complex: the other patterns, in insertion order.
+    static func matches(
+        _ fileName: String, literal: (String) -> [Entry], suffix: (String) -> [Entry],
+        complex: [(entry: Entry, characters: [Character])]
+    ) -> [Entry] {
         guard !fileName.isEmpty else { return [] }
         let lower = fileName.lowercasedIfNeeded()
-        var found: [Entry] = (literal[lower] ?? []).filter { !$0.caseSensitive }
-        if found.isEmpty { found = (literal[fileName] ?? []).filter(\.caseSensitive) }
+        var found: [Entry] = literal(lower).filter { !$0.caseSensitive }
+        if found.isEmpty { found = literal(fileName).filter(\.caseSensitive) }
         if found.isEmpty {
-            found = longestSuffixMatches(lower, caseSensitive: false)
-            if Self.typeCount(found) < 2 { found += longestSuffixMatches(fileName, caseSensitive: true) }
-            if Self.typeCount(found) < 2 {
+            found = longestSuffixMatches(lower, caseSensitive: false, suffix: suffix)
+            if typeCount(found) < 2 { found += longestSuffixMatches(fileName, caseSensitive: true, suffix: suffix) }
+            if typeCount(found) < 2 {
                 let original = Array(fileName)
                 let lowered = Array(lower)
                 for (entry, characters) in complex
@@ -95,13 +116,13 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
 
     /// Entries whose pattern is `*<suffix>` for the longest suffix of the name (with a non-empty
     /// stem) that has entries of the given case sensitivity.
-    private func longestSuffixMatches(_ name: String, caseSensitive: Bool) -> [Entry] {
+    private static func longestSuffixMatches(
+        _ name: String, caseSensitive: Bool, suffix: (String) -> [Entry]
+    ) -> [Entry] {
         var index = name.index(after: name.startIndex)
         while index < name.endIndex {
-            if let entries = suffix[String(name[index...])] {
-                let matching = entries.filter { $0.caseSensitive == caseSensitive }
-                if !matching.isEmpty { return matching }
-            }
+            let matching = suffix(String(name[index...])).filter { $0.caseSensitive == caseSensitive }
+            if !matching.isEmpty { return matching }
             index = name.index(after: index)
         }
         return []
@@ -109,7 +130,11 @@ struct GlobIndex<Payload: Hashable & Sendable>: Sendable {
 
     /// Entries whose pattern is `*.<ext>` for the given extension (any case).
     func entries(forExtension ext: String) -> [Entry] {
-        let key = "." + ext.lowercased()
-        return (suffix[key] ?? []).filter { !$0.caseSensitive } + (suffix["." + ext] ?? []).filter(\.caseSensitive)
+        Self.entries(forExtension: ext) { suffix[$0] ?? [] }
+    }
+
+    /// Entries whose pattern is `*.<ext>`, over an index given by its suffix lookup.
+    static func entries(forExtension ext: String, suffix: (String) -> [Entry]) -> [Entry] {
+        suffix("." + ext.lowercased()).filter { !$0.caseSensitive } + suffix("." + ext).filter(\.caseSensitive)
     }
 }

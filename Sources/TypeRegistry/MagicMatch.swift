@@ -68,23 +68,48 @@ public struct MagicMatch: Hashable, Sendable {
 
     /// Whether the match (and one of its children, if any) holds for the first bytes of a file.
     public func matches(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { matches($0) }
+    }
+
+    private func matches(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+        value.withUnsafeBufferPointer { value in
+            func occurs(mask: UnsafeBufferPointer<UInt8>?) -> Bool {
+                Self.occurs(
+                    in: content, lower: offsets.lowerBound, upper: offsets.upperBound, value: value, mask: mask
+                ) { children.isEmpty || children.contains { $0.matches(content) } }
+            }
+            guard let mask else { return occurs(mask: nil) }
+            return mask.withUnsafeBufferPointer { occurs(mask: $0) }
+        }
+    }
+
+    /// Whether `value` (compared under `mask`, whose missing bytes count as 0xFF) occurs in
+    /// `content` at an offset in `lower...upper` at which `andThen` holds too. The one matching
+    /// algorithm, for decoded matches and for those read in place from a snapshot.
+    static func occurs(
+        in content: UnsafeBufferPointer<UInt8>, lower: Int, upper: Int, value: UnsafeBufferPointer<UInt8>,
+        mask: UnsafeBufferPointer<UInt8>?, andThen: () -> Bool
+    ) -> Bool {
         guard !value.isEmpty else { return false }
-        let last = min(offsets.upperBound, bytes.count - value.count)
-        guard offsets.lowerBound <= last else { return false }
-        for offset in offsets.lowerBound...last where bytesMatch(bytes, at: offset) {
-            if children.isEmpty || children.contains(where: { $0.matches(bytes) }) { return true }
+        let last = min(upper, content.count - value.count)
+        guard lower <= last else { return false }
+        for offset in lower...last where bytesMatch(content, at: offset, value: value, mask: mask) {
+            if andThen() { return true }
         }
         return false
     }
 
-    private func bytesMatch(_ bytes: [UInt8], at offset: Int) -> Bool {
+    private static func bytesMatch(
+        _ content: UnsafeBufferPointer<UInt8>, at offset: Int, value: UnsafeBufferPointer<UInt8>,
+        mask: UnsafeBufferPointer<UInt8>?
+    ) -> Bool {
         if let mask {
             for index in 0..<value.count {
                 let bits = index < mask.count ? mask[index] : 0xFF
-                if bytes[offset + index] & bits != value[index] & bits { return false }
+                if content[offset + index] & bits != value[index] & bits { return false }
             }
         } else {
-            for index in 0..<value.count where bytes[offset + index] != value[index] { return false }
+            for index in 0..<value.count where content[offset + index] != value[index] { return false }
         }
         return true
     }

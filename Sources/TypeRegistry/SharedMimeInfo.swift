@@ -17,20 +17,32 @@ public struct SharedMimeInfo: Sendable {
     public static let maximumFileSize = 32 * 1024 * 1024
 
     /// Every type, by canonical lower-cased MIME type.
-    public private(set) var definitions: [String: MimeTypeDefinition] = [:]
+    public var definitions: [String: MimeTypeDefinition] { contents.definitions }
     /// Alias → canonical MIME type.
-    public private(set) var aliases: [String: String] = [:]
+    public var aliases: [String: String] { contents.aliases }
     /// Problems found while reading, each naming its file (and line where known).
-    public private(set) var warnings: [String] = []
+    public var warnings: [String] { contents.warnings }
     /// The package files read, in reading order.
-    public private(set) var sources: [String] = []
+    public var sources: [String] { contents.sources }
     /// Every type's canonical name, sorted: the order types are indexed and joined in.
-    private(set) var sortedTypes: [String] = []
-    /// Every magic rule with its type, in the order they are tried.
-    private var magic: [(mimeType: String, rule: MagicRule)] = []
+    var sortedTypes: [String] { contents.sortedTypes }
+
+    /// The database when it was read or built in this process.
+    private var tables = MimeTables()
+    /// The database when it is read in place from a registry snapshot (then ``tables`` is empty):
+    /// lookups read only what they need; the whole-database properties above decode it once.
+    private var snapshot: RegistrySnapshot?
+
+    /// The whole database in memory (decoded once when it is read from a snapshot).
+    var contents: MimeTables { snapshot?.mimeTables ?? tables }
 
     /// An empty database.
     public init() {}
+
+    /// The database stored in a registry snapshot.
+    init(snapshot: RegistrySnapshot) {
+        self.snapshot = snapshot
+    }
 
     /// Reads every `*.xml` file of the given package directories.
     /// - Parameter packageDirectories: `…/mime/packages` directories, highest precedence first;
@@ -48,11 +60,11 @@ public struct SharedMimeInfo: Sendable {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
                 if size > maximumFileSize {
-                    database.warnings.append("\(path): larger than \(maximumFileSize) bytes; ignored")
+                    database.tables.warnings.append("\(path): larger than \(maximumFileSize) bytes; ignored")
                     continue
                 }
                 guard let data = FileManager.default.contents(atPath: path) else {
-                    database.warnings.append("\(path): cannot be read; ignored")
+                    database.tables.warnings.append("\(path): cannot be read; ignored")
                     continue
                 }
                 files.append((path, [UInt8](data)))
@@ -72,8 +84,8 @@ public struct SharedMimeInfo: Sendable {
     public static func parse(cache bytes: [UInt8], source: String) throws(MimeCacheError) -> SharedMimeInfo {
         var reader = MimeCacheReader(bytes: bytes, source: source)
         var database = SharedMimeInfo()
-        database.definitions = try reader.definitions()
-        database.sources = [source]
+        database.tables.definitions = try reader.definitions()
+        database.tables.sources = [source]
         database.finish()
         return database
     }
@@ -84,8 +96,8 @@ public struct SharedMimeInfo: Sendable {
         guard databases.count != 1 else { return databases[0] }
         var combined = SharedMimeInfo()
         for database in databases {
-            combined.sources += database.sources
-            combined.warnings += database.warnings
+            combined.tables.sources += database.sources
+            combined.tables.warnings += database.warnings
             for type in database.definitions.keys.sorted() {
                 guard let definition = database.definitions[type] else { continue }
                 combined.merge(SharedMimeInfoParser.Element(definition: definition))
@@ -155,26 +167,45 @@ public struct SharedMimeInfo: Sendable {
 
     /// Records a problem found while loading (for example a damaged `mime.cache`).
     public mutating func addWarning(_ warning: String) {
-        warnings.append(warning)
+        if let snapshot {
+            tables = snapshot.mimeTables
+            self.snapshot = nil
+        }
+        tables.warnings.append(warning)
     }
 
     /// The canonical name of a MIME type (aliases resolved, lower-cased, parameters dropped);
     /// `nil` when the text is not a MIME type.
     public func canonicalName(_ mimeType: String) -> String? {
         guard let normalized = MIMEType.normalize(mimeType) else { return nil }
-        return aliases[normalized] ?? normalized
+        return canonicalType(ofAlias: normalized) ?? normalized
     }
 
     /// The definition of a MIME type or one of its aliases.
     public func definition(_ mimeType: String) -> MimeTypeDefinition? {
-        canonicalName(mimeType).flatMap { definitions[$0] }
+        guard let canonical = canonicalName(mimeType) else { return nil }
+        if let snapshot { return snapshot.mimeDefinition(canonical) }
+        return tables.definitions[canonical]
+    }
+
+    /// The canonical type an alias names, or `nil` when it is not an alias.
+    private func canonicalType(ofAlias alias: String) -> String? {
+        if let snapshot { return snapshot.canonicalMIMEType(ofAlias: alias) }
+        return tables.aliases[alias]
+    }
+
+    /// Whether a type (given by its canonical name) has magic rules.
+    func hasMagic(_ canonical: String) -> Bool {
+        if let snapshot { return snapshot.mimeHasMagic(canonical) }
+        return !(tables.definitions[canonical]?.magic.isEmpty ?? true)
     }
 
     /// Direct parents: declared `sub-class-of` (aliases resolved), or the implicit
     /// `text/plain` for `text/*` and `application/octet-stream` for every non-`inode/*` type.
     public func parents(of mimeType: String) -> [String] {
         guard let canonical = canonicalName(mimeType) else { return [] }
-        var result = (definitions[canonical]?.parents ?? []).map { aliases[$0] ?? $0 }.filter { $0 != canonical }
+        let declared = snapshot.map { $0.mimeParents(canonical) } ?? tables.definitions[canonical]?.parents ?? []
+        var result = declared.map { canonicalType(ofAlias: $0) ?? $0 }.filter { $0 != canonical }
         if result.isEmpty {
             if canonical.hasPrefix("text/") && canonical != "text/plain" {
                 result = ["text/plain"]
@@ -224,9 +255,10 @@ public struct SharedMimeInfo: Sendable {
     /// - Parameter bytes: the start of the file (a few KiB is plenty).
     public func sniff(_ bytes: [UInt8]) -> [(mimeType: String, priority: Int)] {
         guard !bytes.isEmpty else { return [] }
+        if let snapshot { return snapshot.sniff(bytes, firstOnly: false) }
         var found: [(mimeType: String, priority: Int)] = []
         var seen: Set<String> = []
-        for (mimeType, rule) in magic where !seen.contains(mimeType) && rule.matches(bytes) {
+        for (mimeType, rule) in tables.magic where !seen.contains(mimeType) && rule.matches(bytes) {
             seen.insert(mimeType)
             found.append((mimeType, rule.priority))
         }
@@ -236,7 +268,8 @@ public struct SharedMimeInfo: Sendable {
     /// The first magic match, as the spec's magic step answers; `nil` when no rule matches.
     public func sniffFirst(_ bytes: [UInt8]) -> (mimeType: String, priority: Int)? {
         guard !bytes.isEmpty else { return nil }
-        for (mimeType, rule) in magic where rule.matches(bytes) { return (mimeType, rule.priority) }
+        if let snapshot { return snapshot.sniff(bytes, firstOnly: true).first }
+        for (mimeType, rule) in tables.magic where rule.matches(bytes) { return (mimeType, rule.priority) }
         return nil
     }
 
@@ -258,7 +291,8 @@ public struct SharedMimeInfo: Sendable {
 
     /// Every glob of every type, for the registry's own index.
     var allGlobs: [(mimeType: String, glob: MimeGlob)] {
-        sortedTypes.flatMap { type in (definitions[type]?.globs ?? []).map { (type, $0) } }
+        let contents = self.contents
+        return contents.sortedTypes.flatMap { type in (contents.definitions[type]?.globs ?? []).map { (type, $0) } }
     }
 
     // MARK: - Building
@@ -266,15 +300,15 @@ public struct SharedMimeInfo: Sendable {
     private mutating func merge(xml bytes: [UInt8], source: String) {
         var parser = SharedMimeInfoParser(source: source)
         parser.parse(bytes)
-        sources.append(source)
-        warnings += parser.warnings
+        tables.sources.append(source)
+        tables.warnings += parser.warnings
         for element in parser.elements { merge(element) }
     }
 
     private mutating func merge(_ element: SharedMimeInfoParser.Element) {
         let type = element.definition.mimeType
-        guard var existing = definitions[type] else {
-            definitions[type] = element.definition
+        guard var existing = tables.definitions[type] else {
+            tables.definitions[type] = element.definition
             return
         }
         if element.deletesGlobs { existing.globs.removeAll() }
@@ -292,39 +326,39 @@ public struct SharedMimeInfo: Sendable {
             existing.parents.append(parent)
         }
         existing.sources += element.definition.sources
-        definitions[type] = existing
+        tables.definitions[type] = existing
     }
 
     private mutating func finish() {
-        aliases = [:]
-        sortedTypes = definitions.keys.sorted()
-        for type in sortedTypes {
-            guard let definition = definitions[type] else { continue }
+        tables.aliases = [:]
+        tables.sortedTypes = tables.definitions.keys.sorted()
+        for type in tables.sortedTypes {
+            guard let definition = tables.definitions[type] else { continue }
             for alias in definition.aliases {
-                if definitions[alias] != nil {
-                    warnings.append("\(type): alias '\(alias)' is itself a defined type; the alias is ignored")
-                } else if let other = aliases[alias], other != type {
-                    warnings.append("\(type): alias '\(alias)' already names '\(other)'; the alias is ignored")
+                if tables.definitions[alias] != nil {
+                    tables.warnings.append("\(type): alias '\(alias)' is itself a defined type; the alias is ignored")
+                } else if let other = tables.aliases[alias], other != type {
+                    tables.warnings.append("\(type): alias '\(alias)' already names '\(other)'; the alias is ignored")
                 } else {
-                    aliases[alias] = type
+                    tables.aliases[alias] = type
                 }
             }
         }
-        magic = []
-        for type in sortedTypes {
-            guard let definition = definitions[type] else { continue }
-            for rule in definition.magic { magic.append((type, rule)) }
+        tables.magic = []
+        for type in tables.sortedTypes {
+            guard let definition = tables.definitions[type] else { continue }
+            for rule in definition.magic { tables.magic.append((type, rule)) }
         }
         // update-mime-database's order: priority, then media type, then subtype (stable otherwise).
-        let keys = magic.enumerated().map { index, entry in
+        let keys = tables.magic.enumerated().map { index, entry in
             let type = MIMEType.split(entry.mimeType)
             return (priority: entry.rule.priority, media: type.media, subtype: type.subtype, index: index)
         }
-        magic = keys.sorted { a, b in
+        tables.magic = keys.sorted { a, b in
             if a.priority != b.priority { return a.priority > b.priority }
             if a.media != b.media { return a.media < b.media }
             if a.subtype != b.subtype { return a.subtype < b.subtype }
             return a.index < b.index
-        }.map { magic[$0.index] }
+        }.map { tables.magic[$0.index] }
     }
 }

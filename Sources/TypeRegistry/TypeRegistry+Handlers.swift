@@ -4,12 +4,12 @@ extension TypeRegistry {
     ///   - type: the document's type.
     ///   - fileName: the document's name, so claims of its extension match too.
     public func handlers(for type: TypeIdentifier, fileName: String? = nil) -> HandlerRanking {
-        let type = records[type]?.identifier ?? type
+        let type = store.record(type)?.identifier ?? type
         var candidates: [HandlerCandidate] = []
         var excluded: [HandlerCandidate] = []
         let name = fileName.map { Self.lastPathComponent($0).lowercased() }
         let exportingApps = Set(
-            (declarers[type] ?? []).compactMap { declarer -> String? in
+            (store.declarers(type) ?? []).compactMap { declarer -> String? in
                 if case .application(let id, .exported) = declarer.origin { id.lowercased() } else { nil }
             })
         for application in applications {
@@ -21,7 +21,7 @@ extension TypeRegistry {
                     applicationID: application.applicationID, applicationName: application.name, claim: claim,
                     match: match,
                     importer: application.importer,
-                    declaresType: exporters[type]?.lowercased() == application.applicationID.lowercased(),
+                    declaresType: store.exporter(type)?.lowercased() == application.applicationID.lowercased(),
                     exportsType: exportingApps.contains(application.applicationID.lowercased()),
                     registeredAt: application.registeredAt)
                 if claim.canHandle {
@@ -123,7 +123,8 @@ extension TypeRegistry {
         return TypeExplanation(
             record: record, supertypes: supertypes(of: identifier),
             conformanceChains: conformanceChains(of: identifier),
-            declarers: declarers[identifier] ?? [TypeDeclarer(origin: .dynamic, isInUse: true)], handlers: ranking,
+            declarers: store.declarers(identifier) ?? [TypeDeclarer(origin: .dynamic, isInUse: true)],
+            handlers: ranking,
             conflicts: conflicts)
     }
 }

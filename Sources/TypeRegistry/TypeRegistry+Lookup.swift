@@ -2,7 +2,7 @@ extension TypeRegistry {
     /// Everything known about a type: a declared type, or a dynamic type decoded from its identifier.
     /// - Returns: `nil` for an identifier nobody declared that is not a decodable `dyn.` identifier.
     public func record(for identifier: TypeIdentifier) -> TypeRecord? {
-        if let record = records[identifier] { return record }
+        if let record = store.record(identifier) { return record }
         guard let dynamic = DynamicType(identifier: identifier) else { return nil }
         return TypeRecord(
             identifier: identifier, conformsTo: [dynamic.conformsTo],
@@ -13,29 +13,30 @@ extension TypeRegistry {
 
     /// Whether the registry declares the type (dynamic types are not declared).
     public func isDeclared(_ identifier: TypeIdentifier) -> Bool {
-        records[identifier] != nil
+        store.isDeclared(identifier)
     }
 
     /// Every declared type, sorted by identifier.
     public var allTypes: [TypeRecord] {
-        records.values.sorted { $0.identifier < $1.identifier }
+        store.tables.records.values.sorted { $0.identifier < $1.identifier }
     }
 
     /// The types an application declares (exported or imported), whether or not its declaration is the one in use.
     public func types(declaredBy applicationID: String) -> [TypeRecord] {
         let id = applicationID.lowercased()
-        return declarers.filter { _, list in
+        let tables = store.tables
+        return tables.declarers.filter { _, list in
             list.contains { if case .application(let app, _) = $0.origin { app.lowercased() == id } else { false } }
-        }.keys.compactMap { records[$0] }.sorted { $0.identifier < $1.identifier }
+        }.keys.compactMap { tables.records[$0] }.sorted { $0.identifier < $1.identifier }
     }
 
     // MARK: - Conformance
 
     /// Every type `identifier` conforms to, excluding itself: parents depth-first in declared order.
     public func supertypes(of identifier: TypeIdentifier) -> [TypeIdentifier] {
-        if let list = ancestors[identifier] { return list }
+        if let list = store.ancestors(identifier) { return list }
         guard let dynamic = DynamicType(identifier: identifier) else { return [] }
-        return [dynamic.conformsTo] + (ancestors[dynamic.conformsTo] ?? [])
+        return [dynamic.conformsTo] + (store.ancestors(dynamic.conformsTo) ?? [])
     }
 
     /// Whether `identifier` is `ancestor` or conforms to it, transitively.
@@ -99,11 +100,11 @@ extension TypeRegistry {
 
     /// The declared types that conform to `ancestor` (excluding it), sorted by identifier.
     public func types(conformingTo ancestor: TypeIdentifier) -> [TypeIdentifier] {
-        ancestors.filter { $0.value.contains(ancestor) }.map(\.key).sorted()
+        store.tables.ancestors.filter { $0.value.contains(ancestor) }.map(\.key).sorted()
     }
 
     func directParents(of identifier: TypeIdentifier) -> [TypeIdentifier] {
-        if let record = records[identifier] { return record.conformsTo }
+        if let record = store.record(identifier) { return record.conformsTo }
         return DynamicType(identifier: identifier).map { [$0.conformsTo] } ?? []
     }
 
@@ -116,13 +117,13 @@ extension TypeRegistry {
         var ext = filenameExtension.trimmingTypeWhitespace()
         while ext.hasPrefix(".") { ext.removeFirst() }
         guard !ext.isEmpty else { return [] }
-        let entries = names.entries(forExtension: ext).sorted { a, b in
+        let entries = store.entries(forExtension: ext).sorted { a, b in
             if a.weight != b.weight { return a.weight > b.weight }
             if a.priority != b.priority { return a.priority < b.priority }
             return a.order < b.order
         }
         var seen: Set<TypeIdentifier> = []
-        return entries.compactMap { seen.insert($0.payload.type).inserted ? records[$0.payload.type] : nil }
+        return entries.compactMap { seen.insert($0.payload.type).inserted ? store.record($0.payload.type) : nil }
     }
 
     /// The preferred type for a filename extension, or a dynamic type when nobody declares it.
@@ -147,12 +148,12 @@ extension TypeRegistry {
     /// - Parameter mimeType: any case; parameters (`; charset=…`) are ignored.
     public func types(forMIMEType mimeType: String) -> [TypeRecord] {
         guard let normalized = MIMEType.normalize(mimeType) else { return [] }
-        var identifiers = mimeIndex[normalized] ?? []
+        var identifiers = store.types(taggedWith: normalized) ?? []
         if let canonical = sharedMimeInfo.canonicalName(normalized), canonical != normalized {
-            identifiers += mimeIndex[canonical] ?? []
+            identifiers += store.types(taggedWith: canonical) ?? []
         }
         var seen: Set<TypeIdentifier> = []
-        return identifiers.compactMap { seen.insert($0).inserted ? records[$0] : nil }
+        return identifiers.compactMap { seen.insert($0).inserted ? store.record($0) : nil }
     }
 
     /// The preferred type for a MIME type, or a dynamic type when nobody declares it.
@@ -204,7 +205,8 @@ extension TypeRegistry {
     /// The type a MIME type of the shared-mime-info database maps to (joined or `mime.…`).
     public func type(forSharedMIMEType mimeType: String) -> TypeIdentifier? {
         guard let canonical = sharedMimeInfo.canonicalName(mimeType) else { return nil }
-        return mimeToType[canonical] ?? mimeToType[MIMEType.normalize(mimeType) ?? canonical]
+        return store.type(forSharedMIMEType: canonical)
+            ?? store.type(forSharedMIMEType: MIMEType.normalize(mimeType) ?? canonical)
     }
 
     // MARK: - Names

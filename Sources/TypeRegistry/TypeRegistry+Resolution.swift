@@ -115,7 +115,7 @@ extension TypeRegistry {
     /// exported type keeps its precedence among equally good matches.
     func nameMatches(_ fileName: String) -> [GlobTarget] {
         var result: [GlobTarget] = []
-        for target in names.matches(Self.lastPathComponent(fileName)).map(\.payload) {
+        for target in store.nameMatches(Self.lastPathComponent(fileName)).map(\.payload) {
             if let index = result.firstIndex(where: { $0.type == target.type }) {
                 if result[index].mimeType == nil {
                     if target.mimeType != nil { result[index] = target }
@@ -194,12 +194,12 @@ extension TypeRegistry {
     }
 
     private func mimeTypes(of identifier: TypeIdentifier) -> [String] {
-        (records[identifier]?.mimeTypes ?? []).compactMap { sharedMimeInfo.canonicalName($0) }
+        (store.record(identifier)?.mimeTypes ?? []).compactMap { sharedMimeInfo.canonicalName($0) }
     }
 
     /// Whether any MIME type of the type has magic in the shared-mime-info database.
     func hasMagic(_ identifier: TypeIdentifier) -> Bool {
-        mimeTypes(of: identifier).contains { !(sharedMimeInfo.definitions[$0]?.magic.isEmpty ?? true) }
+        mimeTypes(of: identifier).contains { sharedMimeInfo.hasMagic($0) }
     }
 
     /// Whether a type is text by conformance or by MIME type (`text/*` or a subclass of `text/plain`).

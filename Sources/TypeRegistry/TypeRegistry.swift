@@ -26,15 +26,10 @@ public struct TypeRegistry: Sendable {
     /// The shared-mime-info database the registry was built with.
     public let sharedMimeInfo: SharedMimeInfo
     /// Problems found while merging (for `share types doctor`-style reports).
-    public let warnings: [RegistryWarning]
+    public var warnings: [RegistryWarning] { store.warnings }
 
-    let records: [TypeIdentifier: TypeRecord]
-    let declarers: [TypeIdentifier: [TypeDeclarer]]
-    let mimeIndex: [String: [TypeIdentifier]]
-    let mimeToType: [String: TypeIdentifier]
-    let names: GlobIndex<GlobTarget>
-    let ancestors: [TypeIdentifier: [TypeIdentifier]]
-    let exporters: [TypeIdentifier: String]
+    /// The merged tables: built in memory, or read in place from a snapshot.
+    let store: RegistryStore
 
     /// Builds a registry.
     /// - Parameters:
@@ -46,6 +41,50 @@ public struct TypeRegistry: Sendable {
         includeBuiltinTypes: Bool = true, sharedMimeInfo: SharedMimeInfo = SharedMimeInfo(),
         applications: [ApplicationRegistration] = []
     ) {
+        let sorted = Self.registrationOrder(applications)
+        var builder = RegistryBuilder(
+            builtins: includeBuiltinTypes ? BuiltinTypes.declarations : [], sharedMimeInfo: sharedMimeInfo,
+            applications: sorted)
+        builder.build()
+        self.applications = sorted
+        self.sharedMimeInfo = sharedMimeInfo
+        self.store = .built(
+            RegistryTables(
+                records: builder.records, declarers: builder.declarers, mimeIndex: builder.mimeIndex,
+                mimeToType: builder.mimeToType, names: builder.names, ancestors: builder.ancestors,
+                exporters: builder.exporters, warnings: builder.warnings))
+    }
+
+    /// A registry read from a snapshot that ``snapshot(key:)`` wrote, without merging anything:
+    /// each lookup reads what it needs in place, so answering one question costs well under a
+    /// millisecond whatever the size of the database.
+    /// - Parameters:
+    ///   - bytes: the snapshot file's content.
+    ///   - key: what the snapshot must have been written for (see ``snapshot(key:)``).
+    ///   - applications: the registered applications the snapshot was made with.
+    /// - Throws: ``RegistrySnapshotError`` when the bytes are not a snapshot of this version, are
+    ///   damaged, or were written for another key.
+    public init(snapshot bytes: [UInt8], key: String, applications: [ApplicationRegistration])
+        throws(RegistrySnapshotError)
+    {
+        let snapshot = try RegistrySnapshot(bytes: bytes, key: key)
+        self.applications = Self.registrationOrder(applications)
+        self.sharedMimeInfo = SharedMimeInfo(snapshot: snapshot)
+        self.store = .snapshot(snapshot)
+    }
+
+    /// The registry as a snapshot file (see ``init(snapshot:key:applications:)``): its merged
+    /// tables and its shared-mime-info database, laid out to be read in place. Registered
+    /// applications are not part of it; give the same ones when reading it.
+    /// - Parameter key: a description of everything the registry was made from (the snapshot is
+    ///   only read back for the same key).
+    /// - Returns: the bytes, or `nil` when some value is too large for the format.
+    public func snapshot(key: String) -> [UInt8]? {
+        RegistrySnapshotWriter.encode(tables: store.tables, mimeTables: sharedMimeInfo.contents, key: key)
+    }
+
+    /// Registrations with one per identifier (ignoring case; the last given wins), oldest first.
+    private static func registrationOrder(_ applications: [ApplicationRegistration]) -> [ApplicationRegistration] {
         var unique: [String: ApplicationRegistration] = [:]
         var order: [String] = []
         for application in applications {
@@ -53,24 +92,10 @@ public struct TypeRegistry: Sendable {
             if unique[key] == nil { order.append(key) }
             unique[key] = application
         }
-        let sorted = order.compactMap { unique[$0] }.sorted { a, b in
+        return order.compactMap { unique[$0] }.sorted { a, b in
             if a.registeredAt != b.registeredAt { return a.registeredAt < b.registeredAt }
             return a.applicationID.lowercased() < b.applicationID.lowercased()
         }
-        var builder = RegistryBuilder(
-            builtins: includeBuiltinTypes ? BuiltinTypes.declarations : [], sharedMimeInfo: sharedMimeInfo,
-            applications: sorted)
-        builder.build()
-        self.applications = sorted
-        self.sharedMimeInfo = sharedMimeInfo
-        self.warnings = builder.warnings
-        self.records = builder.records
-        self.declarers = builder.declarers
-        self.mimeIndex = builder.mimeIndex
-        self.mimeToType = builder.mimeToType
-        self.names = builder.names
-        self.ancestors = builder.ancestors
-        self.exporters = builder.exporters
     }
 
     /// Builds a registry from the built-in types, the shared-mime-info database of the XDG
@@ -107,7 +132,7 @@ public struct TypeRegistry: Sendable {
         applications.first { $0.applicationID.lowercased() == applicationID.lowercased() }
     }
 
-    private var hasBuiltins: Bool { records[.item]?.origin == .builtin }
+    private var hasBuiltins: Bool { store.record(.item)?.origin == .builtin }
 
     private init(sharedMimeInfo: SharedMimeInfo, applications: [ApplicationRegistration], keepingBuiltins: Bool) {
         self.init(includeBuiltinTypes: keepingBuiltins, sharedMimeInfo: sharedMimeInfo, applications: applications)

@@ -132,7 +132,7 @@ struct TypesResolveCommand: ShareCommand {
         var lines = ["\(TerminalText.safe(name)): \(TerminalText.safe(shown)) (\(Self.basis(resolution.basis)))"]
         func row(_ label: String, _ value: String) {
             lines.append(
-                "  " + (label.isEmpty ? "" : label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value)
+                "  " + Self.padded(label.isEmpty ? "" : label + ":", to: 14) + value)
         }
         if resolution.type.isDynamic { row("identifier", TerminalText.safe(resolution.type.rawValue)) }
         row("MIME type", TerminalText.safe(resolution.mimeType))
@@ -154,6 +154,12 @@ struct TypesResolveCommand: ShareCommand {
             for step in resolution.trace { lines.append("    \(TerminalText.safe(step))") }
         }
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    /// `text` followed by spaces up to `width` characters, in Swift alone: Foundation's `padding`
+    /// goes through NSString, whose bridging a resolve of one file would otherwise set up.
+    static func padded(_ text: String, to width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
     private static func basis(_ basis: Resolution.Basis) -> String {

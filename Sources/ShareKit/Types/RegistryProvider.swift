@@ -10,12 +10,15 @@ public import TypeRegistry
 /// The type registry a receiver (or a command) works with: built-in types, the installed
 /// shared-mime-info database and the registered applications.
 ///
-/// The shared-mime-info database is read once per process, from each data directory's compiled
-/// `mime.cache` (the file GLib reads; about 150 KB) unless it is missing, damaged or older than
-/// that directory's package XML, which is then read instead (a few MB). The registry is rebuilt
-/// only when the applications folder changed since the last call (a directory listing and a
-/// `stat` per registration, well under a millisecond), so a receiver sees `share types register`
-/// at its next transfer without restarting.
+/// The shared-mime-info database comes from each data directory's compiled `mime.cache` (the file
+/// GLib reads; about 150 KB) unless it is missing, damaged or older than that directory's package
+/// XML, which is then read instead (a few MB). Merging it with the built-in and registered types
+/// takes tens of milliseconds, so the result is kept in the user's snapshot
+/// (``RegistrySnapshotFile``), which the next process reads in place for as long as none of the
+/// sources changed. Each call compares the sources' state (a `stat` of each `mime.cache`, package
+/// folder and file, and of each registration: well under a millisecond) with what the registry
+/// was made from, so a receiver sees `share types register` or `update-mime-database` at its next
+/// transfer without restarting.
 public final class RegistryProvider: Sendable {
     private enum Source: Sendable {
         case fixed(TypeRegistry)
@@ -24,7 +27,8 @@ public final class RegistryProvider: Sendable {
 
     private let source: Source
     private let cache = Mutex<(key: String, registry: TypeRegistry, problems: [String])?>(nil)
-    private static let databases = Mutex<[String: SharedMimeInfo]>([:])
+    /// Each set of data directories' database, with the state of the files it was read from.
+    private static let databases = Mutex<[String: (state: String, database: SharedMimeInfo)]>([:])
 
     /// A provider that always answers `registry` (for tests and embedding).
     public init(fixed registry: TypeRegistry) {
@@ -46,25 +50,71 @@ public final class RegistryProvider: Sendable {
         case .fixed(let registry):
             return (registry, [])
         case .installed(let store, let environment):
-            let key = store.stateKey()
+            // The state of every source, taken before any is read: a change while reading makes
+            // the next call read again instead of keeping a registry under a state it does not have.
+            let directories = SharedMimeInfo.defaultPackageDirectories(environment: environment)
+            let databaseState = Self.state(ofDirectories: directories)
+            let applicationsState = store.stateKey()
+            let key = Self.sourcesKey(databaseState: databaseState, applicationsState: applicationsState)
             if let cached = cache.withLock({ $0 }), cached.key == key { return (cached.registry, cached.problems) }
-            let database = Self.database(environment: environment)
             let (applications, problems) = store.load()
-            let registry = TypeRegistry(sharedMimeInfo: database, applications: applications)
+            let snapshot = RegistrySnapshotFile(environment: environment)
+            let snapshotKey = snapshot?.key(sources: key)
+            let registry: TypeRegistry
+            if let snapshot, let snapshotKey, store.stateKey() == applicationsState,
+                let known = snapshot.registry(key: snapshotKey, applications: applications)
+            {
+                registry = known
+            } else {
+                let database = Self.database(directories: directories, state: databaseState)
+                registry = TypeRegistry(sharedMimeInfo: database, applications: applications)
+                if let snapshot, let snapshotKey, store.stateKey() == applicationsState {
+                    snapshot.save(registry, key: snapshotKey)
+                }
+            }
             cache.withLock { $0 = (key, registry, problems) }
             return (registry, problems)
         }
     }
 
-    /// The shared-mime-info database of `environment`'s XDG directories, read once per process.
-    static func database(environment: [String: String]) -> SharedMimeInfo {
-        let directories = SharedMimeInfo.defaultPackageDirectories(environment: environment)
+    /// The shared-mime-info database of the given package directories, read again only when the
+    /// state of their files changed.
+    static func database(directories: [String], state: String) -> SharedMimeInfo {
         let key = directories.joined(separator: ":")
-        if let known = databases.withLock({ $0[key] }) { return known }
+        if let known = databases.withLock({ $0[key] }), known.state == state { return known.database }
         // Lowest precedence first, so that higher directories add to and override lower ones.
         let loaded = SharedMimeInfo.combining(directories.reversed().compactMap(Self.directoryDatabase))
-        databases.withLock { $0[key] = loaded }
+        databases.withLock { $0[key] = (state, loaded) }
         return loaded
+    }
+
+    /// What a registry is made from: the database's state and the registrations' state.
+    static func sourcesKey(databaseState: String, applicationsState: String) -> String {
+        databaseState + "\napplications " + applicationsState
+    }
+
+    /// What a database is read from, as text that changes when any of it changes: for each
+    /// package directory, its `mime.cache`, the folder itself and each `*.xml` file in it.
+    static func state(ofDirectories directories: [String]) -> String {
+        func identity(_ path: String) -> String {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "-" }
+            return "\(info.st_mode & S_IFMT):\(info.st_dev):\(info.st_ino):\(info.st_size):"
+                + "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
+        }
+        var lines: [String] = []
+        for packages in directories {
+            let mime = String(packages.dropLast("/packages".count))
+            var line = "\(packages) cache \(identity(mime + "/mime.cache")) folder \(identity(packages))"
+            let fd = open(packages, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if fd >= 0 {
+                for name in POSIX.directoryNames(consuming: fd) ?? [] where name.hasSuffix(".xml") {
+                    line += " \(name) \(identity(packages + "/" + name))"
+                }
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The description shared-mime-info gives a MIME type (its untranslated comment), read from the
