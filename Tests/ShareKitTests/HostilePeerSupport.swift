@@ -60,6 +60,16 @@ enum RawOffer {
         var payload = ByteWriter()
         payload.u32(count ?? UInt32(entries.count))
         payload.u64(total ?? entries.reduce(0) { $0 + $1.size })
+        return encode(entries, after: payload, as: .offer)
+    }
+
+    /// An ENTRIES frame: the next entries of an offer.
+    static func entriesFrame(_ entries: [Entry]) -> [UInt8] {
+        encode(entries, after: ByteWriter(), as: .entries)
+    }
+
+    private static func encode(_ entries: [Entry], after header: ByteWriter, as type: FrameType) -> [UInt8] {
+        var payload = header
         for entry in entries {
             payload.u8(entry.kind)
             payload.u16(UInt16(entry.path.utf8.count))
@@ -72,7 +82,7 @@ enum RawOffer {
             payload.str8(entry.type)
         }
         var frame: [UInt8] = []
-        FrameEncoder.appendHeader(.offer, length: payload.bytes.count, to: &frame)
+        FrameEncoder.appendHeader(type, length: payload.bytes.count, to: &frame)
         return frame + payload.bytes
     }
 }

@@ -67,6 +67,53 @@ import Glibc
         }
     }
 
+    @Test func anOfferWhoseEntriesKeepComingOutlastsTheOfferDeadline() throws {
+        let scene = try HostileScene("hostile-long-offer") {
+            $0.offerDeadline = .seconds(2)
+            $0.rateWindow = .seconds(2)
+            $0.minimumRate = 16
+        }
+        try scene.run(expectReceived: ["Album", "Album/a", "Album/b"]) {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            // A big offer over a slow link: its first frame in time, the rest well after the deadline.
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "long")))
+                    + RawOffer.frame([.init(kind: 2, path: "Album", mode: 0o755)], count: 3))
+            for name in ["a", "b"] {
+                usleep(1_500_000)
+                try connection.writeRaw(RawOffer.entriesFrame([.init(kind: 2, path: "Album/" + name, mode: 0o755)]))
+            }
+            _ = try connection.receive()  // HELLO
+            let decision = try connection.receive()
+            connection.close()
+            #expect(decision == .decision(Decision(.accepted)), "\(decision)")
+            #expect(scene.hostileOutcomeText() == "received: [\"Album\"]")
+        }
+    }
+
+    @Test func anOfferWhoseEntriesDripIsCutOffAsTooSlow() throws {
+        let scene = try HostileScene("hostile-drip-offer") {
+            $0.offerDeadline = .seconds(2)
+            $0.rateWindow = .seconds(2)
+            $0.minimumRate = 1 << 10
+        }
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "drip")))
+                    + RawOffer.frame([.init(kind: 2, path: "Album", mode: 0o755)], count: 2))
+            // The next ENTRIES frame one byte every 200 ms: every read succeeds, the offer never ends.
+            let frame = RawOffer.entriesFrame([.init(kind: 2, path: "Album/" + String(repeating: "x", count: 200), mode: 0o755)])
+            let started = ContinuousClock.now
+            for byte in frame where ContinuousClock.now - started < .seconds(8) {
+                guard (try? connection.writeRaw([byte])) != nil else { break }
+                usleep(200_000)
+            }
+            connection.close()
+            #expect(scene.hostileOutcomeText().contains("too slow"))
+        }
+    }
+
     @Test func tls12IsRefused() throws {
         let scene = try HostileScene("hostile-tls12")
         try scene.run {

@@ -18,8 +18,8 @@ import Glibc
 @Suite(.serialized) struct MillionEntryOfferTests {
     /// Entries of the accepted-size offer: 1,000,000 against a release build
     /// (`SHARE_BINARY=.build/release/share`); 250,000 against the debug build `make test` runs,
-    /// which cannot decode a million entries within the receiver's 30 s deadline for a whole offer
-    /// (docs/PERFORMANCE.md, "Offers of a million entries").
+    /// which decodes a million entries too slowly for a test (about a minute under load; the memory
+    /// per entry is the same: docs/PERFORMANCE.md, "Offers of a million entries").
     static let entries = ProcessInfo.processInfo.environment["SHARE_BINARY"].map { _ in 1_000_000 } ?? 250_000
 
     /// The most the receiver may hold: its resident size at start (under 48 MiB) plus what

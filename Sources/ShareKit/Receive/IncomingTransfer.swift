@@ -143,19 +143,28 @@ struct IncomingTransfer {
         session.state == .receiving && (!session.showsCode || session.senderVerification == .confirmed)
     }
 
+    /// The offer's first frame arrived and its ENTRIES are still coming: from here the hard
+    /// ``ReceiverConfiguration/offerDeadline`` gives way to the rate rule of the data phase, so a big
+    /// offer over a slow link is not cut off, and a peer dripping entries is still ended (and, having
+    /// made no complete offer yet, can still be dropped to make room: ``Admission``).
+    private var offerArriving = false
+
+    /// Whether the sender must keep up ``ReceiverConfiguration/minimumRate`` now.
+    private var ratePoliced: Bool { expectsData || offerArriving }
+
     /// Reads one frame and acts on it; a stopping receiver, a silent sender or one that drips data
     /// slower than ``ReceiverConfiguration/minimumRate`` ends the session.
     private mutating func receiveOne() {
         guard let connection else { return }
         var timeout = receiveTimeout
-        if expectsData {
+        if ratePoliced {
             let window = rateWindow ?? (ContinuousClock.now, connection.bytesReceived)
             rateWindow = window
             let windowLeft = max(window.start + configuration.rateWindow - .now, .milliseconds(1))
             timeout = min(timeout ?? windowLeft, windowLeft)
         }
         let arrival = connection.next(orWake: [control.wake], timeout: timeout)
-        if expectsData, let window = rateWindow, ContinuousClock.now - window.start >= configuration.rateWindow {
+        if ratePoliced, let window = rateWindow, ContinuousClock.now - window.start >= configuration.rateWindow {
             let received = connection.bytesReceived - window.bytes
             let seconds = configuration.rateWindow.components.seconds
             if received < configuration.minimumRate * UInt64(seconds) {
@@ -172,6 +181,10 @@ struct IncomingTransfer {
         }
         switch arrival {
         case .frame(let frame):
+            if case .offer = frame {
+                offerArriving = true
+                watchdog?.cancel()
+            }
             perform(session.receive(frame))
         case .woken:
             perform(session.fail(stoppedError))
@@ -199,6 +212,8 @@ struct IncomingTransfer {
                 perform(greet(peer))
             case .decide(let peer, let manifest):
                 watchdog?.cancel()
+                offerArriving = false
+                rateWindow = nil
                 perform(decide(peer, manifest))
             case .verify(let peer):
                 watchdog?.cancel()

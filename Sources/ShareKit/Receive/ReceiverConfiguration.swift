@@ -27,8 +27,9 @@ public struct ReceiverConfiguration: Sendable {
     public var deviceName: String
     /// Limit for the TLS handshake and the sender's HELLO and OFFER.
     public var handshakeTimeout: Duration = .seconds(10)
-    /// The hard limit from accepting a connection until its offer (or pairing request) has
-    /// arrived, however the bytes trickle in: a slow peer cannot hold a connection slot.
+    /// The hard limit from accepting a connection until its offer's first frame (or its pairing
+    /// request) has arrived, however the bytes trickle in: a slow peer cannot hold a connection slot.
+    /// The rest of the offer (its ENTRIES) must then keep up ``minimumRate``, as data does.
     public var offerDeadline: Duration = .seconds(30)
     /// How long a sender may be silent while data flows.
     public var idleTimeout: Duration = .seconds(60)
