@@ -107,11 +107,20 @@ public final class Receiver: Sendable {
     /// Ends the other connection continuing the partial transfer `key` (the sender reconnected while
     /// this side still held its old connection).
     private func supersede(_ key: String, except id: Int) {
-        let others = active.withLock { active in active.filter { $0.key != id && $0.value.resumeKey == key }.map(\.value) }
-        // The old connection's sender is gone: its thread may be blocked reading a dead link until the
-        // stall limit, so its socket is shut down now and the new connection gets the area at once.
-        for control in others { control.drop("the sender reconnected to continue this transfer on a new connection", now: true) }
+        func others() -> [ConnectionControl] {
+            active.withLock { active in active.filter { $0.key != id && $0.value.resumeKey == key }.map(\.value) }
+        }
+        // An old connection whose sender closed it is still writing what it had received (its socket
+        // buffer, the disk queue): it ends by itself within moments and keeps every byte, so it gets
+        // a short grace. One whose link went silent may be blocked reading until the stall limit:
+        // after the grace its socket is shut down, and the new connection gets the area.
+        let deadline = ContinuousClock.now + Self.supersedeGrace
+        while !others().isEmpty, ContinuousClock.now < deadline { usleep(20_000) }
+        for control in others() { control.drop("the sender reconnected to continue this transfer on a new connection", now: true) }
     }
+
+    /// How long an old connection of a reconnected sender may take to end by itself.
+    static let supersedeGrace: Duration = .seconds(2)
 
     /// The name senders are told (HELLO): the one this receiver is published under now.
     public var name: String { publishedName.withLock { $0 } }
