@@ -115,7 +115,7 @@ public final class Receiver: Sendable {
         // a short grace. One whose link went silent may be blocked reading until the stall limit:
         // after the grace its socket is shut down, and the new connection gets the area.
         let deadline = ContinuousClock.now + Self.supersedeGrace
-        while !others().isEmpty, ContinuousClock.now < deadline { usleep(20_000) }
+        while !others().isEmpty, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
         for control in others() { control.drop("the sender reconnected to continue this transfer on a new connection", now: true) }
     }
 
