@@ -373,7 +373,9 @@ final class StagingArea {
             // The decision point.
             let completed = CompletedOffer(
                 senderFingerprint: partial.senderFingerprint, offerID: partial.offerID, completedAt: Date(),
-                fileDigests: stride(from: 0, to: digests.count, by: 32).map { Hex.encode(Array(digests[$0..<($0 + 32)])) },
+                fileDigests: stride(from: 0, to: digests.count, by: VerifiedFiles.digestSize).map {
+                    Hex.encode(Array(digests[$0..<($0 + VerifiedFiles.digestSize)]))
+                },
                 entryIDs: committed.map(\.id))
             try store.save(completed, id: partial.id)
             record = completed

@@ -655,7 +655,7 @@ struct IncomingTransfer {
                 receipt
             )
         }
-        let digests = record.fileDigests.flatMap { Hex.decode($0) ?? [UInt8](repeating: 0, count: 32) }
+        let digests = record.fileDigests.flatMap { Hex.decode($0) ?? [UInt8](repeating: 0, count: VerifiedFiles.digestSize) }
         return importAndAnswer(entries, digests: digests, delivered: delivered)
     }
 
