@@ -19,6 +19,19 @@
 
 import PackageDescription
 
+/// Where Debian keeps libdbus's headers: one folder for all, one for this architecture's
+/// `dbus-arch-deps.h` (what `pkg-config --cflags dbus-1` says, without also linking libdbus).
+let dbusHeaders: [SwiftSetting] = {
+    #if arch(x86_64)
+        let multiarch = "x86_64-linux-gnu"
+    #elseif arch(arm64)
+        let multiarch = "aarch64-linux-gnu"
+    #else
+        let multiarch = "unknown"
+    #endif
+    return [.unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0", "-Xcc", "-I/usr/lib/\(multiarch)/dbus-1.0/include"])]
+}()
+
 let package = Package(
     name: "share",
     products: [
@@ -27,52 +40,28 @@ let package = Package(
         .library(name: "TypeRegistry", targets: ["TypeRegistry"]),
     ],
     targets: [
-        // C libraries from Debian, found through pkg-config. Headers carry `static inline` shims for macros.
-        .systemLibrary(
-            name: "CShareOpenSSL",
-            pkgConfig: "openssl",
-            providers: [.apt(["libssl-dev"])]
-        ),
-        .systemLibrary(
-            name: "CShareAvahi",
-            pkgConfig: "avahi-client",
-            providers: [.apt(["libavahi-client-dev"])]
-        ),
-        .systemLibrary(
-            name: "CShareICU",
-            pkgConfig: "icu-i18n",
-            providers: [.apt(["libicu-dev"])]
-        ),
+        // C libraries from Debian. Headers carry `static inline` shims for macros. Most are not linked: each
+        // wrapper module opens its library the first time it is needed (Sources/CShareLinux/CShareLibrary.h),
+        // so a command that needs none (`share types resolve`) never loads them. Their headers are in
+        // /usr/include, so they need no pkg-config (which would link them); D-Bus's two folders are given to
+        // the one module that reads them (`dbusHeaders`). Debian packages: Makefile `PACKAGES`.
+        .systemLibrary(name: "CShareOpenSSL"),  // libssl-dev
+        .systemLibrary(name: "CShareAvahi"),  // libavahi-client-dev
+        .systemLibrary(name: "CShareICU"),  // libicu-dev: the spoof checker
+        .systemLibrary(name: "CShareArchive"),  // libarchive-dev
+        .systemLibrary(name: "CShareLDNS"),  // libldns-dev: RFC 2136 updates signed with TSIG
+        .systemLibrary(name: "CShareDBus"),  // libdbus-1-dev
+        .systemLibrary(name: "CShareSystemd"),  // libsystemd-dev: sd_notify
         // Linux system calls glibc 2.36 does not wrap (openat2) or Swift cannot see (renameat2, syncfs).
         .systemLibrary(name: "CShareLinux"),
-        .systemLibrary(
-            name: "CShareArchive",
-            pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]
-        ),
-        // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups.
+        // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups. Linked.
         .systemLibrary(name: "CShareResolv"),
-        // Zstandard: per-chunk compression of DATA frames (docs/PROTOCOL.md §8).
+        // Zstandard: per-chunk compression of DATA frames (docs/PROTOCOL.md §8). Linked (small, and every
+        // transfer uses it).
         .systemLibrary(
             name: "CShareZstd",
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
-        ),
-        // NLnet Labs' libldns: RFC 2136 updates signed with TSIG, for wide-area DNS-SD publishing.
-        .systemLibrary(
-            name: "CShareLDNS",
-            pkgConfig: "ldns",
-            providers: [.apt(["libldns-dev"])]
-        ),
-        .systemLibrary(
-            name: "CShareDBus",
-            pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
-        ),
-        .systemLibrary(
-            name: "CShareSystemd",
-            pkgConfig: "libsystemd",
-            providers: [.apt(["libsystemd-dev"])]
         ),
 
         // Pure layers: no C, no sockets, no policy about I/O.
@@ -90,7 +79,7 @@ let package = Package(
         .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
         .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
         .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
-        .target(name: "ShareNotifications", dependencies: ["CShareDBus"]),
+        .target(name: "ShareNotifications", dependencies: ["CShareDBus"], swiftSettings: dbusHeaders),
 
         // Use cases and the command line.
         .target(
@@ -135,21 +124,26 @@ let package = Package(
             name: "CompressionBench", dependencies: ["ShareKit", "ShareWire", "TypeRegistry"],
             path: "Tests/Benchmarks/CompressionBench"),
         // Runs inside simulated LAN hosts (Tests/Hosts/lan.sh) for the multi-host discovery tests.
-        .executableTarget(name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
+        .executableTarget(
+            name: "ShareDiscoveryProbe", dependencies: ["ShareDiscovery"], path: "Tests/Hosts/ShareDiscoveryProbe"),
         // The fault lab's TCP proxy as a process (Tests/Hosts/README.md), for tests across simulated hosts.
-        .executableTarget(name: "ShareFaultProxy", dependencies: ["ShareTestSupport"], path: "Tests/Hosts/ShareFaultProxy"),
+        .executableTarget(
+            name: "ShareFaultProxy", dependencies: ["ShareTestSupport"], path: "Tests/Hosts/ShareFaultProxy"),
         .testTarget(
             name: "ShareKitTests",
             dependencies: [
-                "ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport", "ShareDiscovery",
+                "ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport",
+                "ShareDiscovery",
                 "TypeRegistry", "ShareArchive",
             ]
         ),
         .testTarget(name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"]),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"]),
+        .testTarget(
+            name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"]),
         // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
         .testTarget(
-            name: "ShareNetworkTests", dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe", "ShareFaultProxy"]),
+            name: "ShareNetworkTests",
+            dependencies: ["ShareTestSupport", "share", "ShareDiscoveryProbe", "ShareFaultProxy"]),
     ]
 )
 

@@ -45,7 +45,7 @@ final class ArchiveReader {
         guard access(path, R_OK) == 0 else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
-        guard let handle = archive_read_new() else {
+        guard let handle = libarchive.archive_read_new() else {
             throw .cannotOpen(path: path, reason: "out of memory")
         }
         self.handle = handle
@@ -53,49 +53,53 @@ final class ArchiveReader {
         if let password {
             guard !password.contains(0) else { throw .wrongPassword }
             let added = (password + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { archive_read_add_passphrase(handle, $0.baseAddress) }
+                buffer.withMemoryRebound(to: CChar.self) {
+                    libarchive.archive_read_add_passphrase(handle, $0.baseAddress)
+                }
             }
             guard added == ARCHIVE_OK else { throw .unreadable(reason: errorText) }
         }
-        archive_read_support_filter_gzip(handle)
-        archive_read_support_format_tar(handle)
-        archive_read_support_format_zip(handle)
-        guard archive_read_open_filename(handle, path, 64 * 1024) == ARCHIVE_OK else {
+        _ = libarchive.archive_read_support_filter_gzip(handle)
+        _ = libarchive.archive_read_support_format_tar(handle)
+        _ = libarchive.archive_read_support_format_zip(handle)
+        guard libarchive.archive_read_open_filename(handle, path, 64 * 1024) == ARCHIVE_OK else {
             throw .unreadable(reason: errorText)
         }
     }
 
     deinit {
-        archive_read_free(handle)
+        _ = libarchive.archive_read_free(handle)
     }
 
     /// libarchive's last error message.
     var errorText: String {
-        archive_error_string(handle).map { String(cString: $0) } ?? "unknown error"
+        libarchive.archive_error_string(handle).map { String(cString: $0) } ?? "unknown error"
     }
 
     /// The next entry's header, or `nil` at the end.
     /// - Throws: ``ArchiveError/unreadable(reason:)`` for a damaged archive.
     func next() throws(ArchiveError) -> Header? {
         var entry: OpaquePointer?
-        let status = archive_read_next_header(handle, &entry)
+        let status = libarchive.archive_read_next_header(handle, &entry)
         if status == ARCHIVE_EOF { return nil }
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-            if archive_read_has_encrypted_entries(handle) > 0 { throw hasPassword ? .wrongPassword : .passwordRequired }
+            if libarchive.archive_read_has_encrypted_entries(handle) > 0 {
+                throw hasPassword ? .wrongPassword : .passwordRequired
+            }
             throw .unreadable(reason: errorText)
         }
-        let type = UInt32(archive_entry_filetype(entry)) & CShareArchive_IFMT()
-        currentIsEncrypted = archive_entry_is_data_encrypted(entry) != 0
+        let type = UInt32(libarchive.archive_entry_filetype(entry)) & CShareArchive_IFMT()
+        currentIsEncrypted = libarchive.archive_entry_is_data_encrypted(entry) != 0
         if currentIsEncrypted && !hasPassword { throw .passwordRequired }
         return Header(
-            path: archive_entry_pathname_utf8(entry).map { String(cString: $0) },
+            path: libarchive.archive_entry_pathname_utf8(entry).map { String(cString: $0) },
             fileType: type,
-            permissions: UInt32(archive_entry_perm(entry)) & 0o7777,
-            modificationTime: Int64(archive_entry_mtime(entry)),
-            size: archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil,
+            permissions: UInt32(libarchive.archive_entry_perm(entry)) & 0o7777,
+            modificationTime: Int64(libarchive.archive_entry_mtime(entry)),
+            size: libarchive.archive_entry_size_is_set(entry) != 0 ? Int64(libarchive.archive_entry_size(entry)) : nil,
             symlinkTarget: type == CShareArchive_IFLNK()
-                ? archive_entry_symlink_utf8(entry).map { String(cString: $0) } : nil,
-            isHardLink: archive_entry_hardlink(entry) != nil,
+                ? libarchive.archive_entry_symlink_utf8(entry).map { String(cString: $0) } : nil,
+            isHardLink: libarchive.archive_entry_hardlink(entry) != nil,
             isEncrypted: currentIsEncrypted)
     }
 
@@ -104,7 +108,7 @@ final class ArchiveReader {
     /// - Throws: ``ArchiveError/unreadable(reason:)``; ``ArchiveError/wrongPassword`` when the
     ///   entry is encrypted and the password does not decrypt it.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ArchiveError) -> Int {
-        let count = archive_read_data(handle, buffer.baseAddress, buffer.count)
+        let count = libarchive.archive_read_data(handle, buffer.baseAddress, buffer.count)
         if count < 0 {
             if currentIsEncrypted { throw hasPassword ? .wrongPassword : .passwordRequired }
             throw .unreadable(reason: errorText)

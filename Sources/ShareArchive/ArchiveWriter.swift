@@ -25,41 +25,45 @@ public final class ArchiveWriter {
     ///     7-Zip and `bsdtar` read) under this password (UTF-8, no NUL byte).
     /// - Throws: ``ArchiveError/cannotOpen(path:reason:)``.
     public init(path: String, format: ArchiveFormat, password: [UInt8]? = nil) throws(ArchiveError) {
-        guard let handle = archive_write_new() else { throw .cannotOpen(path: path, reason: "out of memory") }
+        guard let handle = libarchive.archive_write_new() else {
+            throw .cannotOpen(path: path, reason: "out of memory")
+        }
         self.handle = handle
         self.path = path
         switch format {
         case .tarGzip:
-            archive_write_add_filter_gzip(handle)
-            archive_write_set_format_pax_restricted(handle)
+            _ = libarchive.archive_write_add_filter_gzip(handle)
+            _ = libarchive.archive_write_set_format_pax_restricted(handle)
         case .zip:
-            archive_write_set_format_zip(handle)
+            _ = libarchive.archive_write_set_format_zip(handle)
         }
         if let password {
             guard format == .zip else { throw .cannotOpen(path: path, reason: "only zip archives take a password") }
             guard !password.isEmpty, !password.contains(0) else {
                 throw .cannotOpen(path: path, reason: "a password must be at least one character, without NUL")
             }
-            guard archive_write_set_options(handle, "zip:encryption=aes256") == ARCHIVE_OK else {
+            guard libarchive.archive_write_set_options(handle, "zip:encryption=aes256") == ARCHIVE_OK else {
                 throw .cannotOpen(path: path, reason: errorText)
             }
             let set = (password + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { archive_write_set_passphrase(handle, $0.baseAddress) }
+                buffer.withMemoryRebound(to: CChar.self) {
+                    libarchive.archive_write_set_passphrase(handle, $0.baseAddress)
+                }
             }
             guard set == ARCHIVE_OK else { throw .cannotOpen(path: path, reason: errorText) }
         }
-        guard archive_write_open_filename(handle, path) == ARCHIVE_OK else {
+        guard libarchive.archive_write_open_filename(handle, path) == ARCHIVE_OK else {
             throw .cannotOpen(path: path, reason: errorText)
         }
     }
 
     deinit {
-        if !isClosed { archive_write_close(handle) }
-        archive_write_free(handle)
+        if !isClosed { _ = libarchive.archive_write_close(handle) }
+        _ = libarchive.archive_write_free(handle)
     }
 
     private var errorText: String {
-        archive_error_string(handle).map { String(cString: $0) } ?? "unknown error"
+        libarchive.archive_error_string(handle).map { String(cString: $0) } ?? "unknown error"
     }
 
     /// Adds a folder entry.
@@ -78,7 +82,9 @@ public final class ArchiveWriter {
             link: nil)
         var offset = 0
         while offset < contents.count {
-            let written = contents[offset...].withUnsafeBytes { archive_write_data(handle, $0.baseAddress, $0.count) }
+            let written = contents[offset...].withUnsafeBytes {
+                libarchive.archive_write_data(handle, $0.baseAddress, $0.count)
+            }
             guard written > 0 else { throw .storageFailed(operation: "writing", path: path, reason: errorText) }
             offset += written
         }
@@ -138,7 +144,7 @@ public final class ArchiveWriter {
     public func close() throws(ArchiveError) {
         guard !isClosed else { return }
         isClosed = true
-        guard archive_write_close(handle) == ARCHIVE_OK else {
+        guard libarchive.archive_write_close(handle) == ARCHIVE_OK else {
             throw .storageFailed(operation: "finishing", path: path, reason: errorText)
         }
     }
@@ -146,18 +152,18 @@ public final class ArchiveWriter {
     private func writeHeader(
         _ name: String, type: UInt32, mode: UInt32, size: Int64, time: Int64, link: String?, hardLink: String? = nil
     ) throws(ArchiveError) {
-        guard let entry = archive_entry_new() else {
+        guard let entry = libarchive.archive_entry_new() else {
             throw .storageFailed(operation: "adding", path: name, reason: "out of memory")
         }
-        defer { archive_entry_free(entry) }
-        archive_entry_set_pathname_utf8(entry, type == CShareArchive_IFDIR() ? name + "/" : name)
-        archive_entry_set_filetype(entry, type)
-        archive_entry_set_perm(entry, mode_t(mode))
-        archive_entry_set_size(entry, size)
-        archive_entry_set_mtime(entry, time_t(time), 0)
-        if let link { archive_entry_set_symlink_utf8(entry, link) }
-        if let hardLink { archive_entry_set_hardlink_utf8(entry, hardLink) }
-        guard archive_write_header(handle, entry) == ARCHIVE_OK else {
+        defer { libarchive.archive_entry_free(entry) }
+        libarchive.archive_entry_set_pathname_utf8(entry, type == CShareArchive_IFDIR() ? name + "/" : name)
+        libarchive.archive_entry_set_filetype(entry, type)
+        libarchive.archive_entry_set_perm(entry, mode_t(mode))
+        libarchive.archive_entry_set_size(entry, size)
+        libarchive.archive_entry_set_mtime(entry, time_t(time), 0)
+        if let link { libarchive.archive_entry_set_symlink_utf8(entry, link) }
+        if let hardLink { libarchive.archive_entry_set_hardlink_utf8(entry, hardLink) }
+        guard libarchive.archive_write_header(handle, entry) == ARCHIVE_OK else {
             throw .storageFailed(operation: "adding", path: name, reason: errorText)
         }
     }

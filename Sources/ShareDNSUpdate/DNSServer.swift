@@ -21,7 +21,9 @@ public final class DNSServer {
     ///   - key: the key that signs updates (and whose signature answers must carry).
     ///   - timeoutSeconds: how long to wait for one answer; `tries` answers are waited for at most.
     /// - Throws: ``DNSServerError/badAddress(_:)`` when an address is not an IP address.
-    public init(addresses: [String], port: UInt16 = 53, key: TSIGKey?, timeoutSeconds: Int = 2, tries: Int = 2) throws(DNSServerError) {
+    public init(addresses: [String], port: UInt16 = 53, key: TSIGKey?, timeoutSeconds: Int = 2, tries: Int = 2)
+        throws(DNSServerError)
+    {
         guard !addresses.isEmpty else { throw .badAddress("") }
         for address in addresses where LDNSResolver.addressData(address) == nil { throw .badAddress(address) }
         self.addresses = addresses
@@ -42,29 +44,35 @@ public final class DNSServer {
     /// - Throws: ``DNSServerError`` when the server cannot be reached, or its answer is unsigned or
     ///   wrongly signed (it did not accept the key).
     public func send(_ update: DNSUpdate) throws(DNSServerError) -> DNSResponseCode {
-        let resolver = try LDNSResolver(addresses: addresses, port: port, key: key, timeoutSeconds: timeoutSeconds, tries: tries)
+        let resolver = try LDNSResolver(
+            addresses: addresses, port: port, key: key, timeoutSeconds: timeoutSeconds, tries: tries)
         let packet = try LDNSPacket(wire: update.message(id: UInt16.random(in: 0...UInt16.max)).wire)
         if key != nil {
-            let status = ldns_update_pkt_tsig_add(packet.pointer, resolver.pointer)
+            let status = ldns.ldns_update_pkt_tsig_add(packet.pointer, resolver.pointer)
             guard status == LDNS_STATUS_OK else { throw .cannotSign(LDNSResolver.text(status)) }
         }
         let (status, answer) = resolver.send(packet)
         if status == LDNS_STATUS_CRYPTO_TSIG_BOGUS || status == LDNS_STATUS_CRYPTO_TSIG_ERR {
             throw .keyRejected(server: label, key: key?.name.presentation ?? "")
         }
-        guard status == LDNS_STATUS_OK, let answer else { throw .unreachable(server: label, reason: LDNSResolver.text(status)) }
-        return DNSResponseCode(rawValue: UInt16(ldns_pkt_get_rcode(answer.pointer).rawValue))
+        guard status == LDNS_STATUS_OK, let answer else {
+            throw .unreachable(server: label, reason: LDNSResolver.text(status))
+        }
+        return DNSResponseCode(rawValue: UInt16(ldns.ldns_pkt_get_rcode(answer.pointer).rawValue))
     }
 
     /// Asks the server (unsigned, no recursion) for `type` records of `name`; returns the whole answer.
     /// - Throws: ``DNSServerError`` when it cannot be reached or answers garbage.
     public func query(_ name: DNSName, _ type: DNSRecordType) throws(DNSServerError) -> DNSMessage {
-        let resolver = try LDNSResolver(addresses: addresses, port: port, key: nil, timeoutSeconds: timeoutSeconds, tries: tries)
+        let resolver = try LDNSResolver(
+            addresses: addresses, port: port, key: nil, timeoutSeconds: timeoutSeconds, tries: tries)
         var query = DNSMessage.query(name, type, id: UInt16.random(in: 0...UInt16.max))
         query.recursionDesired = false
         let packet = try LDNSPacket(wire: query.wire)
         let (status, answer) = resolver.send(packet)
-        guard status == LDNS_STATUS_OK, let answer else { throw .unreachable(server: label, reason: LDNSResolver.text(status)) }
+        guard status == LDNS_STATUS_OK, let answer else {
+            throw .unreachable(server: label, reason: LDNSResolver.text(status))
+        }
         do {
             return try DNSMessage(parsing: try answer.wire())
         } catch {
@@ -104,39 +112,42 @@ private final class LDNSResolver {
     let pointer: UnsafeMutablePointer<ldns_resolver>
 
     init(addresses: [String], port: UInt16, key: TSIGKey?, timeoutSeconds: Int, tries: Int) throws(DNSServerError) {
-        guard let pointer = ldns_resolver_new() else { throw .unreachable(server: addresses.first ?? "", reason: "out of memory") }
+        guard let pointer = ldns.ldns_resolver_new() else {
+            throw .unreachable(server: addresses.first ?? "", reason: "out of memory")
+        }
         self.pointer = pointer
         for address in addresses {
-            guard let (type, text) = Self.addressData(address), let server = ldns_rdf_new_frm_str(type, text) else {
+            guard let (type, text) = Self.addressData(address), let server = ldns.ldns_rdf_new_frm_str(type, text)
+            else {
                 throw .badAddress(address)
             }
-            defer { ldns_rdf_deep_free(server) }
-            guard ldns_resolver_push_nameserver(pointer, server) == LDNS_STATUS_OK else {
+            defer { ldns.ldns_rdf_deep_free(server) }
+            guard ldns.ldns_resolver_push_nameserver(pointer, server) == LDNS_STATUS_OK else {
                 throw .unreachable(server: address, reason: "libldns refused the address")
             }
         }
-        ldns_resolver_set_port(pointer, port)
-        ldns_resolver_set_timeout(pointer, timeval(tv_sec: timeoutSeconds, tv_usec: 0))
-        ldns_resolver_set_retry(pointer, UInt8(clamping: tries))
-        ldns_resolver_set_retrans(pointer, UInt8(clamping: timeoutSeconds))
-        ldns_resolver_set_fallback(pointer, 1)
-        ldns_resolver_set_random(pointer, 0)
-        ldns_resolver_set_recursive(pointer, 0)
+        ldns.ldns_resolver_set_port(pointer, port)
+        ldns.ldns_resolver_set_timeout(pointer, timeval(tv_sec: timeoutSeconds, tv_usec: 0))
+        ldns.ldns_resolver_set_retry(pointer, UInt8(clamping: tries))
+        ldns.ldns_resolver_set_retrans(pointer, UInt8(clamping: timeoutSeconds))
+        ldns.ldns_resolver_set_fallback(pointer, 1)
+        ldns.ldns_resolver_set_random(pointer, 0)
+        ldns.ldns_resolver_set_recursive(pointer, 0)
         if let key {
-            ldns_resolver_set_tsig_keyname(pointer, key.name.absolute)
-            ldns_resolver_set_tsig_algorithm(pointer, key.algorithmName)
-            ldns_resolver_set_tsig_keydata(pointer, key.secret)
+            ldns.ldns_resolver_set_tsig_keyname(pointer, key.name.absolute)
+            ldns.ldns_resolver_set_tsig_algorithm(pointer, key.algorithmName)
+            ldns.ldns_resolver_set_tsig_keydata(pointer, key.secret)
         }
     }
 
     deinit {
-        ldns_resolver_deep_free(pointer)
+        ldns.ldns_resolver_deep_free(pointer)
     }
 
     /// Sends `packet`; the status, and the answer when there is one.
     func send(_ packet: LDNSPacket) -> (ldns_status, LDNSPacket?) {
         var answer: UnsafeMutablePointer<ldns_pkt>?
-        let status = ldns_resolver_send_pkt(&answer, pointer, packet.pointer)
+        let status = ldns.ldns_resolver_send_pkt(&answer, pointer, packet.pointer)
         return (status, answer.map(LDNSPacket.init(owning:)))
     }
 
@@ -151,7 +162,7 @@ private final class LDNSResolver {
     }
 
     static func text(_ status: ldns_status) -> String {
-        ldns_get_errorstr_by_id(status).map { String(cString: $0) } ?? "libldns status \(status.rawValue)"
+        ldns.ldns_get_errorstr_by_id(status).map { String(cString: $0) } ?? "libldns status \(status.rawValue)"
     }
 }
 
@@ -165,21 +176,25 @@ private final class LDNSPacket {
 
     convenience init(wire: [UInt8]) throws(DNSServerError) {
         var packet: UnsafeMutablePointer<ldns_pkt>?
-        let status = wire.withUnsafeBufferPointer { ldns_wire2pkt(&packet, $0.baseAddress, $0.count) }
-        guard status == LDNS_STATUS_OK, let packet else { throw .cannotSign("libldns cannot read the message: \(LDNSResolver.text(status))") }
+        let status = wire.withUnsafeBufferPointer { ldns.ldns_wire2pkt(&packet, $0.baseAddress, $0.count) }
+        guard status == LDNS_STATUS_OK, let packet else {
+            throw .cannotSign("libldns cannot read the message: \(LDNSResolver.text(status))")
+        }
         self.init(owning: packet)
     }
 
     deinit {
-        ldns_pkt_free(pointer)
+        ldns.ldns_pkt_free(pointer)
     }
 
     /// The packet in wire format.
     func wire() throws(DNSServerError) -> [UInt8] {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
-        let status = ldns_pkt2wire(&bytes, pointer, &size)
-        guard status == LDNS_STATUS_OK, let bytes else { throw .malformed(server: "", problem: LDNSResolver.text(status)) }
+        let status = ldns.ldns_pkt2wire(&bytes, pointer, &size)
+        guard status == LDNS_STATUS_OK, let bytes else {
+            throw .malformed(server: "", problem: LDNSResolver.text(status))
+        }
         defer { free(bytes) }
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }

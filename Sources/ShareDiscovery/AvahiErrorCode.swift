@@ -25,7 +25,7 @@ public struct AvahiErrorCode: RawRepresentable, Hashable, Sendable, CustomString
     ///
     /// The corresponding C function is `avahi_strerror`.
     public var description: String {
-        guard let text = avahi_strerror(rawValue) else { return "Avahi error \(rawValue)" }
+        guard let text = avahi.avahi_strerror(rawValue) else { return "Avahi error \(rawValue)" }
         return String(cString: text)
     }
 

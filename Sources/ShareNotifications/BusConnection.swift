@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private connection to one message bus (libdbus `DBusConnection`), owned, with a thread of
@@ -33,41 +33,41 @@ final class BusConnection: @unchecked Sendable {
         address: String, matchRules: [String], signals: @escaping @Sendable (BusMessage) -> Void,
         lost: @escaping @Sendable () -> Void
     ) throws(NotificationError) {
-        _ = dbus_threads_init_default()
+        _ = libdbus.dbus_threads_init_default()
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        guard let connection = dbus_connection_open_private(address, &error) else {
+        libdbus.dbus_error_init(&error)
+        defer { libdbus.dbus_error_free(&error) }
+        guard let connection = libdbus.dbus_connection_open_private(address, &error) else {
             throw .cannotConnect(address: address, reason: Self.text(error))
         }
-        dbus_connection_set_exit_on_disconnect(connection, 0)
-        guard dbus_bus_register(connection, &error) != 0 else {
+        libdbus.dbus_connection_set_exit_on_disconnect(connection, 0)
+        guard libdbus.dbus_bus_register(connection, &error) != 0 else {
             let reason = Self.text(error)
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
+            libdbus.dbus_connection_close(connection)
+            libdbus.dbus_connection_unref(connection)
             throw .cannotConnect(address: address, reason: reason)
         }
         for rule in matchRules {
-            dbus_bus_add_match(connection, rule, &error)
-            if dbus_error_is_set(&error) != 0 {
+            libdbus.dbus_bus_add_match(connection, rule, &error)
+            if libdbus.dbus_error_is_set(&error) != 0 {
                 let reason = Self.text(error)
-                dbus_connection_close(connection)
-                dbus_connection_unref(connection)
+                libdbus.dbus_connection_close(connection)
+                libdbus.dbus_connection_unref(connection)
                 throw .cannotConnect(address: address, reason: "cannot subscribe to notification signals: \(reason)")
             }
         }
         var fd: Int32 = -1
-        guard dbus_connection_get_unix_fd(connection, &fd) != 0 else {
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
+        guard libdbus.dbus_connection_get_unix_fd(connection, &fd) != 0 else {
+            libdbus.dbus_connection_close(connection)
+            libdbus.dbus_connection_unref(connection)
             throw .cannotConnect(address: address, reason: "not a socket connection")
         }
         self.connection = connection
         self.socket = fd
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
+            libdbus.dbus_connection_close(connection)
+            libdbus.dbus_connection_unref(connection)
             throw .cannotConnect(address: address, reason: "pipe: \(String(cString: strerror(errno)))")
         }
         for end in ends {
@@ -77,7 +77,7 @@ final class BusConnection: @unchecked Sendable {
         self.wake = (ends[0], ends[1])
         self.signals = signals
         self.lost = lost
-        _ = dbus_connection_add_filter(connection, busFilter, Unmanaged.passUnretained(self).toOpaque(), nil)
+        _ = libdbus.dbus_connection_add_filter(connection, busFilter, Unmanaged.passUnretained(self).toOpaque(), nil)
         let thread = Thread { [self] in loop() }
         thread.name = "share.dbus"
         thread.start()
@@ -85,9 +85,9 @@ final class BusConnection: @unchecked Sendable {
 
     deinit {
         close()
-        dbus_connection_remove_filter(connection, busFilter, Unmanaged.passUnretained(self).toOpaque())
-        dbus_connection_close(connection)
-        dbus_connection_unref(connection)
+        libdbus.dbus_connection_remove_filter(connection, busFilter, Unmanaged.passUnretained(self).toOpaque())
+        libdbus.dbus_connection_close(connection)
+        libdbus.dbus_connection_unref(connection)
         Glibc.close(wake.read)
         Glibc.close(wake.write)
     }
@@ -119,20 +119,22 @@ final class BusConnection: @unchecked Sendable {
                 return
             }
             var pending: OpaquePointer?
-            guard dbus_connection_send_with_reply(bus.connection, message.pointer, &pending, max(milliseconds, 1)) != 0,
+            guard
+                libdbus.dbus_connection_send_with_reply(bus.connection, message.pointer, &pending, max(milliseconds, 1))
+                    != 0,
                 let pending
             else {
                 completion(.failure(.disconnected))
                 return
             }
             let box = Unmanaged.passRetained(ReplyBox(method: method, completion: completion)).toOpaque()
-            if dbus_pending_call_set_notify(pending, replyArrived, box, nil) == 0 {
+            if libdbus.dbus_pending_call_set_notify(pending, replyArrived, box, nil) == 0 {
                 Unmanaged<ReplyBox>.fromOpaque(box).release()
-                dbus_pending_call_unref(pending)
+                libdbus.dbus_pending_call_unref(pending)
                 completion(.failure(.disconnected))
                 return
             }
-            dbus_connection_flush(bus.connection)
+            libdbus.dbus_connection_flush(bus.connection)
         }
         if !accepted { completion(.failure(.disconnected)) }
     }
@@ -192,8 +194,8 @@ final class BusConnection: @unchecked Sendable {
             let stopping = state.withLock { $0.stopping }
             runWork()
             if stopping { return }
-            while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
-            if dbus_connection_get_is_connected(connection) == 0 {
+            while libdbus.dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+            if libdbus.dbus_connection_get_is_connected(connection) == 0 {
                 state.withLock { $0.stopping = true }
                 lost()
                 runWork()
@@ -203,13 +205,13 @@ final class BusConnection: @unchecked Sendable {
                 pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
             ]
-            if dbus_connection_has_messages_to_send(connection) != 0 { descriptors[0].events |= Int16(POLLOUT) }
+            if libdbus.dbus_connection_has_messages_to_send(connection) != 0 { descriptors[0].events |= Int16(POLLOUT) }
             if poll(&descriptors, 2, -1) < 0 && errno != EINTR { return }
             if descriptors[1].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 while read(wake.read, &drain, drain.count) > 0 {}
             }
-            if descriptors[0].revents != 0 { _ = dbus_connection_read_write(connection, 0) }
+            if descriptors[0].revents != 0 { _ = libdbus.dbus_connection_read_write(connection, 0) }
         }
     }
 
@@ -246,8 +248,8 @@ private final class ReplyBox {
 private func replyArrived(_ pending: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
     guard let pending, let context else { return }
     let box = Unmanaged<ReplyBox>.fromOpaque(context).takeRetainedValue()
-    let reply = dbus_pending_call_steal_reply(pending)
-    dbus_pending_call_unref(pending)
+    let reply = libdbus.dbus_pending_call_steal_reply(pending)
+    libdbus.dbus_pending_call_unref(pending)
     guard let reply else {
         box.completion(.failure(.callFailed(method: box.method, reason: "no reply")))
         return
@@ -266,10 +268,11 @@ private func replyArrived(_ pending: OpaquePointer?, _ context: UnsafeMutableRaw
 private func busFilter(
     _ connection: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafeMutableRawPointer?
 ) -> DBusHandlerResult {
-    guard let message, let context, dbus_message_get_type(message) == 4 /* DBUS_MESSAGE_TYPE_SIGNAL */ else {
+    guard let message, let context, libdbus.dbus_message_get_type(message) == 4 /* DBUS_MESSAGE_TYPE_SIGNAL */ else {
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
     let bus = Unmanaged<BusConnection>.fromOpaque(context).takeUnretainedValue()
-    bus.received(BusMessage(owning: dbus_message_ref(message)))
+    guard let reference = libdbus.dbus_message_ref(message) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    bus.received(BusMessage(owning: reference))
     return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }

@@ -43,12 +43,12 @@ final class BusMessage: @unchecked Sendable {
     }
 
     deinit {
-        dbus_message_unref(pointer)
+        libdbus.dbus_message_unref(pointer)
     }
 
     /// A method call to `destination`.
     static func methodCall(destination: String, path: String, interface: String, method: String) -> BusMessage {
-        guard let message = dbus_message_new_method_call(destination, path, interface, method) else {
+        guard let message = libdbus.dbus_message_new_method_call(destination, path, interface, method) else {
             fatalError("libdbus: out of memory")
         }
         return BusMessage(owning: message)
@@ -56,19 +56,20 @@ final class BusMessage: @unchecked Sendable {
 
     /// The unique bus name of its sender.
     var sender: String? {
-        dbus_message_get_sender(pointer).map { String(cString: $0) }
+        libdbus.dbus_message_get_sender(pointer).map { String(cString: $0) }
     }
 
     /// Whether it is the signal `interface.member`.
     func isSignal(_ interface: String, _ member: String) -> Bool {
-        dbus_message_is_signal(pointer, interface, member) != 0
+        libdbus.dbus_message_is_signal(pointer, interface, member) != 0
     }
 
     /// The error name and text of an error reply, nil for other messages.
     var error: (name: String, message: String)? {
-        guard dbus_message_get_type(pointer) == 3 /* DBUS_MESSAGE_TYPE_ERROR */ else { return nil }
+        guard libdbus.dbus_message_get_type(pointer) == 3 /* DBUS_MESSAGE_TYPE_ERROR */ else { return nil }
         let name =
-            dbus_message_get_error_name(pointer).map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+            libdbus.dbus_message_get_error_name(pointer).map { String(cString: $0) }
+            ?? "org.freedesktop.DBus.Error.Failed"
         return (name, arguments().first?.string ?? "")
     }
 
@@ -77,7 +78,7 @@ final class BusMessage: @unchecked Sendable {
     /// Appends arguments in order.
     func append(_ values: [Argument]) {
         var iterator = DBusMessageIter()
-        dbus_message_iter_init_append(pointer, &iterator)
+        libdbus.dbus_message_iter_init_append(pointer, &iterator)
         for value in values { Self.append(value, to: &iterator) }
     }
 
@@ -93,37 +94,37 @@ final class BusMessage: @unchecked Sendable {
     private static func append(_ argument: Argument, to iterator: inout DBusMessageIter) {
         switch argument {
         case .string(let text): appendString(text, to: &iterator)
-        case .uint32(var value): _ = dbus_message_iter_append_basic(&iterator, CShareDBus_TYPE_UINT32(), &value)
-        case .int32(var value): _ = dbus_message_iter_append_basic(&iterator, CShareDBus_TYPE_INT32(), &value)
+        case .uint32(var value): _ = libdbus.dbus_message_iter_append_basic(&iterator, CShareDBus_TYPE_UINT32(), &value)
+        case .int32(var value): _ = libdbus.dbus_message_iter_append_basic(&iterator, CShareDBus_TYPE_INT32(), &value)
         case .strings(let texts):
             var array = DBusMessageIter()
-            _ = dbus_message_iter_open_container(&iterator, CShareDBus_TYPE_ARRAY(), "s", &array)
+            _ = libdbus.dbus_message_iter_open_container(&iterator, CShareDBus_TYPE_ARRAY(), "s", &array)
             for text in texts { appendString(text, to: &array) }
-            _ = dbus_message_iter_close_container(&iterator, &array)
+            _ = libdbus.dbus_message_iter_close_container(&iterator, &array)
         case .hints(let hints):
             var array = DBusMessageIter()
-            _ = dbus_message_iter_open_container(&iterator, CShareDBus_TYPE_ARRAY(), "{sv}", &array)
+            _ = libdbus.dbus_message_iter_open_container(&iterator, CShareDBus_TYPE_ARRAY(), "{sv}", &array)
             for (key, value) in hints {
                 var entry = DBusMessageIter()
-                _ = dbus_message_iter_open_container(&array, CShareDBus_TYPE_DICT_ENTRY(), nil, &entry)
+                _ = libdbus.dbus_message_iter_open_container(&array, CShareDBus_TYPE_DICT_ENTRY(), nil, &entry)
                 appendString(key, to: &entry)
                 var variant = DBusMessageIter()
                 switch value {
                 case .byte(var byte):
-                    _ = dbus_message_iter_open_container(&entry, CShareDBus_TYPE_VARIANT(), "y", &variant)
-                    _ = dbus_message_iter_append_basic(&variant, CShareDBus_TYPE_BYTE(), &byte)
+                    _ = libdbus.dbus_message_iter_open_container(&entry, CShareDBus_TYPE_VARIANT(), "y", &variant)
+                    _ = libdbus.dbus_message_iter_append_basic(&variant, CShareDBus_TYPE_BYTE(), &byte)
                 case .string(let text):
-                    _ = dbus_message_iter_open_container(&entry, CShareDBus_TYPE_VARIANT(), "s", &variant)
+                    _ = libdbus.dbus_message_iter_open_container(&entry, CShareDBus_TYPE_VARIANT(), "s", &variant)
                     appendString(text, to: &variant)
                 case .boolean(let flag):
                     var value: dbus_bool_t = flag ? 1 : 0
-                    _ = dbus_message_iter_open_container(&entry, CShareDBus_TYPE_VARIANT(), "b", &variant)
-                    _ = dbus_message_iter_append_basic(&variant, CShareDBus_TYPE_BOOLEAN(), &value)
+                    _ = libdbus.dbus_message_iter_open_container(&entry, CShareDBus_TYPE_VARIANT(), "b", &variant)
+                    _ = libdbus.dbus_message_iter_append_basic(&variant, CShareDBus_TYPE_BOOLEAN(), &value)
                 }
-                _ = dbus_message_iter_close_container(&entry, &variant)
-                _ = dbus_message_iter_close_container(&array, &entry)
+                _ = libdbus.dbus_message_iter_close_container(&entry, &variant)
+                _ = libdbus.dbus_message_iter_close_container(&array, &entry)
             }
-            _ = dbus_message_iter_close_container(&iterator, &array)
+            _ = libdbus.dbus_message_iter_close_container(&iterator, &array)
         }
     }
 
@@ -132,7 +133,7 @@ final class BusMessage: @unchecked Sendable {
         let clean = text.contains("\0") ? String(text.map { $0 == "\0" ? "\u{FFFD}" : $0 }) : text
         clean.withCString { cString in
             var pointer: UnsafePointer<CChar>? = cString
-            _ = dbus_message_iter_append_basic(&iterator, CShareDBus_TYPE_STRING(), &pointer)
+            _ = libdbus.dbus_message_iter_append_basic(&iterator, CShareDBus_TYPE_STRING(), &pointer)
         }
     }
 
@@ -141,17 +142,17 @@ final class BusMessage: @unchecked Sendable {
     /// The message's arguments.
     func arguments() -> [BusValue] {
         var iterator = DBusMessageIter()
-        guard dbus_message_iter_init(pointer, &iterator) != 0 else { return [] }
+        guard libdbus.dbus_message_iter_init(pointer, &iterator) != 0 else { return [] }
         return Self.values(&iterator)
     }
 
     private static func values(_ iterator: inout DBusMessageIter) -> [BusValue] {
         var values: [BusValue] = []
         while true {
-            let type = dbus_message_iter_get_arg_type(&iterator)
+            let type = libdbus.dbus_message_iter_get_arg_type(&iterator)
             if type == CShareDBus_TYPE_INVALID() { break }
             values.append(value(of: type, &iterator))
-            if dbus_message_iter_next(&iterator) == 0 { break }
+            if libdbus.dbus_message_iter_next(&iterator) == 0 { break }
         }
         return values
     }
@@ -160,27 +161,27 @@ final class BusMessage: @unchecked Sendable {
         switch type {
         case CShareDBus_TYPE_STRING():
             var pointer: UnsafePointer<CChar>?
-            dbus_message_iter_get_basic(&iterator, &pointer)
+            libdbus.dbus_message_iter_get_basic(&iterator, &pointer)
             return .string(pointer.map { String(cString: $0) } ?? "")
         case CShareDBus_TYPE_UINT32():
             var value: UInt32 = 0
-            dbus_message_iter_get_basic(&iterator, &value)
+            libdbus.dbus_message_iter_get_basic(&iterator, &value)
             return .uint32(value)
         case CShareDBus_TYPE_INT32():
             var value: Int32 = 0
-            dbus_message_iter_get_basic(&iterator, &value)
+            libdbus.dbus_message_iter_get_basic(&iterator, &value)
             return .int32(value)
         case CShareDBus_TYPE_BYTE():
             var value: UInt8 = 0
-            dbus_message_iter_get_basic(&iterator, &value)
+            libdbus.dbus_message_iter_get_basic(&iterator, &value)
             return .byte(value)
         case CShareDBus_TYPE_BOOLEAN():
             var value: dbus_bool_t = 0
-            dbus_message_iter_get_basic(&iterator, &value)
+            libdbus.dbus_message_iter_get_basic(&iterator, &value)
             return .boolean(value != 0)
         case CShareDBus_TYPE_ARRAY():
             var inner = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &inner)
+            libdbus.dbus_message_iter_recurse(&iterator, &inner)
             return .array(values(&inner))
         default:
             return .other(type)

@@ -2,7 +2,7 @@ internal import CShareSystemd
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The service manager (systemd) that supervises this process, told about the service's state
@@ -65,7 +65,7 @@ public final class ServiceManager: Sendable {
     /// Sends `assignments` in one message; true when the manager got it (or there is none).
     private func notify(_ assignments: [String]) -> Bool {
         guard supervised else { return true }
-        return sd_notify(0, assignments.joined(separator: "\n")) >= 0
+        return libsystemd.sd_notify(0, assignments.joined(separator: "\n")) >= 0
     }
 
     /// A status is one line: newlines would start new assignments.

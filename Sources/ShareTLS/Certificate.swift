@@ -20,12 +20,12 @@ final class Certificate: @unchecked Sendable {
     ///
     /// The corresponding C function is `X509_up_ref`.
     convenience init?(sharing pointer: OpaquePointer) {
-        guard X509_up_ref(pointer) == 1 else { return nil }
+        guard openssl.X509_up_ref(pointer) == 1 else { return nil }
         self.init(taking: pointer)
     }
 
     deinit {
-        X509_free(pointer)
+        openssl.X509_free(pointer)
     }
 
     /// The common name given to every node's self-signed certificate. It carries no identity: peers are
@@ -42,7 +42,7 @@ final class Certificate: @unchecked Sendable {
         OpenSSLErrorQueue.clear()
         let parsed = MemoryBIO.reading(pem) { bio -> OpaquePointer? in
             guard let bio else { return nil }
-            return PEM_read_bio_X509(bio, nil, { _, _, _, _ in -1 }, nil)
+            return openssl.PEM_read_bio_X509(bio, nil, { _, _, _, _ in -1 }, nil)
         }
         guard let parsed else {
             let reasons = OpenSSLErrorQueue.drainTexts(fallback: "no PEM certificate found")
@@ -81,7 +81,7 @@ final class Certificate: @unchecked Sendable {
         MemoryBIO.reading(pem) { bio in
             guard let bio else { return }
             while true {
-                guard let parsed = PEM_read_bio_X509(bio, nil, { _, _, _, _ in -1 }, nil) else {
+                guard let parsed = openssl.PEM_read_bio_X509(bio, nil, { _, _, _, _ in -1 }, nil) else {
                     let entries = OpenSSLErrorQueue.drain()
                     // The end of the text: "no start line" after at least one certificate.
                     let atEnd = entries.last.map { $0.library == ERR_LIB_PEM && $0.reason == PEM_R_NO_START_LINE }
@@ -97,7 +97,8 @@ final class Certificate: @unchecked Sendable {
         }
         if !failure.isEmpty || certificates.isEmpty {
             let texts = failure.map(\.text)
-            return .failure(PEMProblem(detail: texts.isEmpty ? "no PEM certificate found" : texts.joined(separator: "; ")))
+            return .failure(
+                PEMProblem(detail: texts.isEmpty ? "no PEM certificate found" : texts.joined(separator: "; ")))
         }
         return .success(certificates)
     }
@@ -116,44 +117,48 @@ final class Certificate: @unchecked Sendable {
         for key: PrivateKey, notBefore: Date, notAfter: Date, signedBy issuerKey: PrivateKey? = nil
     ) throws(IdentityError) -> Certificate {
         OpenSSLErrorQueue.clear()
-        guard let x509 = X509_new() else {
+        guard let x509 = openssl.X509_new() else {
             throw openSSLFailure("creating a certificate", "X509_new failed")
         }
         let certificate = Certificate(taking: x509)
-        guard X509_set_version(x509, Int(X509_VERSION_3)) == 1 else {
+        guard openssl.X509_set_version(x509, Int(X509_VERSION_3)) == 1 else {
             throw openSSLFailure("setting the certificate version", "X509_set_version failed")
         }
 
         // Serial: 128 random bits, never zero. BN values are unsigned, so the DER INTEGER is positive.
         var serialBytes = SecureRandom.bytes(16)
         while serialBytes.allSatisfy({ $0 == 0 }) { serialBytes = SecureRandom.bytes(16) }
-        guard let serial = BN_bin2bn(serialBytes, Int32(serialBytes.count), nil) else {
+        guard let serial = openssl.BN_bin2bn(serialBytes, Int32(serialBytes.count), nil) else {
             throw openSSLFailure("making a serial number", "BN_bin2bn failed")
         }
-        defer { BN_free(serial) }
-        guard BN_to_ASN1_INTEGER(serial, X509_get_serialNumber(x509)) != nil else {
+        defer { openssl.BN_free(serial) }
+        guard openssl.BN_to_ASN1_INTEGER(serial, openssl.X509_get_serialNumber(x509)) != nil else {
             throw openSSLFailure("setting the serial number", "BN_to_ASN1_INTEGER failed")
         }
 
-        guard ASN1_TIME_set(X509_getm_notBefore(x509), time_t(notBefore.timeIntervalSince1970.rounded(.down))) != nil,
-            ASN1_TIME_set(X509_getm_notAfter(x509), time_t(notAfter.timeIntervalSince1970.rounded(.down))) != nil
+        guard
+            openssl.ASN1_TIME_set(
+                openssl.X509_getm_notBefore(x509), time_t(notBefore.timeIntervalSince1970.rounded(.down))) != nil,
+            openssl.ASN1_TIME_set(
+                openssl.X509_getm_notAfter(x509), time_t(notAfter.timeIntervalSince1970.rounded(.down))) != nil
         else {
             throw openSSLFailure("setting the validity period", "ASN1_TIME_set failed")
         }
 
         let commonName = Array(selfSignedCommonName.utf8)
-        guard let name = X509_get_subject_name(x509),
-            X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, Int32(commonName.count), -1, 0) == 1,
-            X509_set_issuer_name(x509, name) == 1
+        guard let name = openssl.X509_get_subject_name(x509),
+            openssl.X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, commonName, Int32(commonName.count), -1, 0)
+                == 1,
+            openssl.X509_set_issuer_name(x509, name) == 1
         else {
             throw openSSLFailure("setting the certificate name", "X509_NAME_add_entry_by_txt failed")
         }
-        guard X509_set_pubkey(x509, key.pointer) == 1 else {
+        guard openssl.X509_set_pubkey(x509, key.pointer) == 1 else {
             throw openSSLFailure("setting the certificate's public key", "X509_set_pubkey failed")
         }
 
         var extensionContext = X509V3_CTX()
-        X509V3_set_ctx(&extensionContext, x509, x509, nil, nil, 0)
+        openssl.X509V3_set_ctx(&extensionContext, x509, x509, nil, nil, 0)
         let extensions: [(Int32, String)] = [
             (NID_basic_constraints, "critical,CA:FALSE"),
             (NID_key_usage, "critical,digitalSignature"),
@@ -161,17 +166,17 @@ final class Certificate: @unchecked Sendable {
             (NID_subject_key_identifier, "hash"),
         ]
         for (nid, value) in extensions {
-            guard let ext = X509V3_EXT_conf_nid(nil, &extensionContext, nid, value) else {
+            guard let ext = openssl.X509V3_EXT_conf_nid(nil, &extensionContext, nid, value) else {
                 throw openSSLFailure("adding the certificate extension \(value)", "X509V3_EXT_conf_nid failed")
             }
-            defer { X509_EXTENSION_free(ext) }
-            guard X509_add_ext(x509, ext, -1) == 1 else {
+            defer { openssl.X509_EXTENSION_free(ext) }
+            guard openssl.X509_add_ext(x509, ext, -1) == 1 else {
                 throw openSSLFailure("adding the certificate extension \(value)", "X509_add_ext failed")
             }
         }
 
         // Ed25519 signs the whole message itself: the digest argument must be NULL.
-        guard X509_sign(x509, (issuerKey ?? key).pointer, nil) > 0 else {
+        guard openssl.X509_sign(x509, (issuerKey ?? key).pointer, nil) > 0 else {
             throw openSSLFailure("signing the certificate", "X509_sign failed")
         }
         return certificate
@@ -179,7 +184,7 @@ final class Certificate: @unchecked Sendable {
 
     /// The certificate in PEM form (`BEGIN CERTIFICATE`).
     var pem: String {
-        guard let bio = MemoryBIO(), PEM_write_bio_X509(bio.pointer, pointer) == 1 else {
+        guard let bio = MemoryBIO(), openssl.PEM_write_bio_X509(bio.pointer, pointer) == 1 else {
             _ = OpenSSLErrorQueue.drain()
             return ""
         }
@@ -187,14 +192,14 @@ final class Certificate: @unchecked Sendable {
     }
 
     /// The start of the validity period, or `nil` if the certificate's time field is malformed.
-    var notBefore: Date? { date(X509_get0_notBefore(pointer)) }
+    var notBefore: Date? { date(openssl.X509_get0_notBefore(pointer)) }
 
     /// The end of the validity period, or `nil` if the certificate's time field is malformed.
-    var notAfter: Date? { date(X509_get0_notAfter(pointer)) }
+    var notAfter: Date? { date(openssl.X509_get0_notAfter(pointer)) }
 
     /// The fingerprint of the certificate's public key (which is the node's identity).
     var publicKeyFingerprint: Fingerprint? {
-        guard let key = X509_get0_pubkey(pointer) else {
+        guard let key = openssl.X509_get0_pubkey(pointer) else {
             _ = OpenSSLErrorQueue.drain()
             return nil
         }
@@ -205,7 +210,7 @@ final class Certificate: @unchecked Sendable {
     ///
     /// The corresponding C function is `X509_check_private_key`.
     func belongs(to key: PrivateKey) -> Bool {
-        let matches = X509_check_private_key(pointer, key.pointer) == 1
+        let matches = openssl.X509_check_private_key(pointer, key.pointer) == 1
         _ = OpenSSLErrorQueue.drain()
         return matches
     }
@@ -218,26 +223,27 @@ final class Certificate: @unchecked Sendable {
     }
 
     /// The subject's distinguished name in RFC 2253 form (`CN=Team CA,O=Example`), UTF-8 kept.
-    var subjectName: String { distinguishedName(X509_get_subject_name(pointer)) }
+    var subjectName: String { distinguishedName(openssl.X509_get_subject_name(pointer)) }
 
     /// The issuer's distinguished name in RFC 2253 form.
-    var issuerName: String { distinguishedName(X509_get_issuer_name(pointer)) }
+    var issuerName: String { distinguishedName(openssl.X509_get_issuer_name(pointer)) }
 
     /// The first common name (CN) of the subject, if it has one.
     ///
     /// The corresponding C functions are `X509_NAME_get_index_by_NID` and `ASN1_STRING_to_UTF8`.
     var commonName: String? {
-        guard let name = X509_get_subject_name(pointer) else { return nil }
-        let index = X509_NAME_get_index_by_NID(name, NID_commonName, -1)
-        guard index >= 0, let entry = X509_NAME_get_entry(name, index), let data = X509_NAME_ENTRY_get_data(entry)
+        guard let name = openssl.X509_get_subject_name(pointer) else { return nil }
+        let index = openssl.X509_NAME_get_index_by_NID(name, NID_commonName, -1)
+        guard index >= 0, let entry = openssl.X509_NAME_get_entry(name, index),
+            let data = openssl.X509_NAME_ENTRY_get_data(entry)
         else { return nil }
         var utf8: UnsafeMutablePointer<UInt8>? = nil
-        let length = ASN1_STRING_to_UTF8(&utf8, data)
+        let length = openssl.ASN1_STRING_to_UTF8(&utf8, data)
         guard length >= 0, let utf8 else {
             _ = OpenSSLErrorQueue.drain()
             return nil
         }
-        defer { CRYPTO_free(utf8, #fileID, #line) }
+        defer { openssl.CRYPTO_free(utf8, #fileID, #line) }
         return String(decoding: UnsafeBufferPointer(start: utf8, count: Int(length)), as: UTF8.self)
     }
 
@@ -245,7 +251,7 @@ final class Certificate: @unchecked Sendable {
     ///
     /// The corresponding C function is `i2d_X509`.
     var certificateSHA256: Fingerprint? {
-        derSHA256 { i2d_X509(pointer, $0) }
+        derSHA256 { openssl.i2d_X509(pointer, $0) }
     }
 
     /// Whether the certificate is a CA that may sign certificates: basicConstraints CA:TRUE, and keyCertSign
@@ -253,16 +259,16 @@ final class Certificate: @unchecked Sendable {
     ///
     /// The corresponding C functions are `X509_check_ca` and `X509_get_extension_flags`.
     var isCertificateAuthority: Bool {
-        ERR_set_mark()
-        defer { ERR_pop_to_mark() }
-        return X509_check_ca(pointer) == 1 && hasCABasicConstraints
+        _ = openssl.ERR_set_mark()
+        defer { _ = openssl.ERR_pop_to_mark() }
+        return openssl.X509_check_ca(pointer) == 1 && hasCABasicConstraints
     }
 
     /// Whether the certificate has a basicConstraints extension saying CA:TRUE (whatever its key usage).
     var hasCABasicConstraints: Bool {
-        ERR_set_mark()
-        defer { ERR_pop_to_mark() }
-        let flags = X509_get_extension_flags(pointer)
+        _ = openssl.ERR_set_mark()
+        defer { _ = openssl.ERR_pop_to_mark() }
+        let flags = openssl.X509_get_extension_flags(pointer)
         return flags & UInt32(EXFLAG_BCONS) != 0 && flags & UInt32(EXFLAG_CA) != 0
     }
 
@@ -271,15 +277,15 @@ final class Certificate: @unchecked Sendable {
     ///
     /// The corresponding C function is `X509_check_purpose`.
     var problemAsNodeCertificate: String? {
-        ERR_set_mark()
-        defer { ERR_pop_to_mark() }
+        _ = openssl.ERR_set_mark()
+        defer { _ = openssl.ERR_pop_to_mark() }
         if isCertificateAuthority {
             return "it is a CA certificate (basicConstraints CA:TRUE), not a node's"
         }
-        if X509_check_purpose(pointer, X509_PURPOSE_SSL_SERVER, 0) != 1 {
+        if openssl.X509_check_purpose(pointer, X509_PURPOSE_SSL_SERVER, 0) != 1 {
             return "its key usage or extended key usage does not allow TLS servers (serverAuth, digitalSignature)"
         }
-        if X509_check_purpose(pointer, X509_PURPOSE_SSL_CLIENT, 0) != 1 {
+        if openssl.X509_check_purpose(pointer, X509_PURPOSE_SSL_CLIENT, 0) != 1 {
             return "its key usage or extended key usage does not allow TLS clients (clientAuth, digitalSignature)"
         }
         return nil
@@ -290,12 +296,14 @@ final class Certificate: @unchecked Sendable {
     ///
     /// The corresponding C functions are `X509_check_issued` and `X509_verify`.
     func issued(_ subject: Certificate) -> Bool {
-        ERR_set_mark()
-        defer { ERR_pop_to_mark() }
-        guard X509_check_issued(pointer, subject.pointer) == X509_V_OK, let key = X509_get0_pubkey(pointer) else {
+        _ = openssl.ERR_set_mark()
+        defer { _ = openssl.ERR_pop_to_mark() }
+        guard openssl.X509_check_issued(pointer, subject.pointer) == X509_V_OK,
+            let key = openssl.X509_get0_pubkey(pointer)
+        else {
             return false
         }
-        return X509_verify(subject.pointer, key) == 1
+        return openssl.X509_verify(subject.pointer, key) == 1
     }
 
     private static func openSSLFailure(_ operation: String, _ fallback: String) -> IdentityError {
@@ -305,18 +313,20 @@ final class Certificate: @unchecked Sendable {
 
 /// Whether `x509` names itself as issuer and its signature verifies with its own public key.
 func certificateIsSelfSigned(_ x509: OpaquePointer) -> Bool {
-    guard let subject = X509_get_subject_name(x509), let issuer = X509_get_issuer_name(x509),
-        X509_NAME_cmp(subject, issuer) == 0, let key = X509_get0_pubkey(x509)
+    guard let subject = openssl.X509_get_subject_name(x509), let issuer = openssl.X509_get_issuer_name(x509),
+        openssl.X509_NAME_cmp(subject, issuer) == 0, let key = openssl.X509_get0_pubkey(x509)
     else { return false }
-    let verified = X509_verify(x509, key) == 1
+    let verified = openssl.X509_verify(x509, key) == 1
     _ = OpenSSLErrorQueue.drain()
     return verified
 }
 
 /// Whether `x509` names itself as its issuer (whatever its signature).
 func certificateClaimsSelfIssued(_ x509: OpaquePointer) -> Bool {
-    guard let subject = X509_get_subject_name(x509), let issuer = X509_get_issuer_name(x509) else { return false }
-    return X509_NAME_cmp(subject, issuer) == 0
+    guard let subject = openssl.X509_get_subject_name(x509), let issuer = openssl.X509_get_issuer_name(x509) else {
+        return false
+    }
+    return openssl.X509_NAME_cmp(subject, issuer) == 0
 }
 
 /// `name` in RFC 2253 form with UTF-8 kept (`CN=Team CA,O=Example`); empty if OpenSSL cannot print it.
@@ -324,9 +334,9 @@ func certificateClaimsSelfIssued(_ x509: OpaquePointer) -> Bool {
 /// The corresponding C function is `X509_NAME_print_ex`.
 func distinguishedName(_ name: OpaquePointer?) -> String {
     guard let name, let bio = MemoryBIO() else { return "" }
-    ERR_set_mark()
-    defer { ERR_pop_to_mark() }
-    guard X509_NAME_print_ex(bio.pointer, name, 0, CShareOpenSSL_XN_FLAG_RFC2253_UTF8()) >= 0 else { return "" }
+    _ = openssl.ERR_set_mark()
+    defer { _ = openssl.ERR_pop_to_mark() }
+    guard openssl.X509_NAME_print_ex(bio.pointer, name, 0, CShareOpenSSL_XN_FLAG_RFC2253_UTF8()) >= 0 else { return "" }
     return String(decoding: bio.bytes(), as: UTF8.self)
 }
 
@@ -335,9 +345,9 @@ func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
     guard let time else { return nil }
     var parts = tm()
     // Leave the error queue as it was: this also runs inside the verification callback.
-    ERR_set_mark()
-    defer { ERR_pop_to_mark() }
-    guard ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }
+    _ = openssl.ERR_set_mark()
+    defer { _ = openssl.ERR_pop_to_mark() }
+    guard openssl.ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }
     let seconds = timegm(&parts)
     return Date(timeIntervalSince1970: TimeInterval(seconds))
 }

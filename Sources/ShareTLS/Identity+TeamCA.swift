@@ -32,25 +32,25 @@ extension Identity {
             throw .invalidSubjectName(name: subjectName, reason: "it contains control characters")
         }
         OpenSSLErrorQueue.clear()
-        guard let request = X509_REQ_new() else {
+        guard let request = openssl.X509_REQ_new() else {
             throw Identity.openSSLFailure("creating a certificate request", "X509_REQ_new failed")
         }
-        defer { X509_REQ_free(request) }
+        defer { openssl.X509_REQ_free(request) }
         let name = Array(subjectName.utf8)
-        guard X509_REQ_set_version(request, 0) == 1,  // version 1, the only one defined
-            let subject = X509_REQ_get_subject_name(request),
-            X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_UTF8, name, Int32(name.count), -1, 0) == 1
+        guard openssl.X509_REQ_set_version(request, 0) == 1,  // version 1, the only one defined
+            let subject = openssl.X509_REQ_get_subject_name(request),
+            openssl.X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_UTF8, name, Int32(name.count), -1, 0) == 1
         else {
             throw Identity.openSSLFailure("setting the request's name", "X509_NAME_add_entry_by_txt failed")
         }
-        guard X509_REQ_set_pubkey(request, key.pointer) == 1 else {
+        guard openssl.X509_REQ_set_pubkey(request, key.pointer) == 1 else {
             throw Identity.openSSLFailure("setting the request's public key", "X509_REQ_set_pubkey failed")
         }
         // Ed25519 signs the whole message itself: the digest argument must be NULL.
-        guard X509_REQ_sign(request, key.pointer, nil) > 0 else {
+        guard openssl.X509_REQ_sign(request, key.pointer, nil) > 0 else {
             throw Identity.openSSLFailure("signing the certificate request", "X509_REQ_sign failed")
         }
-        guard let bio = MemoryBIO(), PEM_write_bio_X509_REQ(bio.pointer, request) == 1 else {
+        guard let bio = MemoryBIO(), openssl.PEM_write_bio_X509_REQ(bio.pointer, request) == 1 else {
             throw Identity.openSSLFailure("encoding the certificate request", "PEM_write_bio_X509_REQ failed")
         }
         return String(decoding: bio.bytes(), as: UTF8.self)
@@ -71,7 +71,8 @@ extension Identity {
     ///     first; usually not needed, since peers that trust the team CA have its certificate.
     ///   - directory: the identity folder (the config folder).
     ///   - source: how messages name the certificate, e.g. "The certificate in node.pem".
-    /// - Throws: ``IdentityError``: e.g. ``IdentityError/certificateForAnotherKey(source:certificateKey:identityKey:)``.
+    /// - Throws: ``IdentityError``: e.g.
+    ///   ``IdentityError/certificateForAnotherKey(source:certificateKey:identityKey:)``.
     /// > Warning: blocking file I/O with `fsync`.
     public static func importCertificate(
         pem: String, chain: [String]?, in directory: String, source: String = "The certificate"
@@ -152,7 +153,9 @@ extension Identity {
 extension Identity {
     /// An identity in memory from PEM text: a PKCS#8 key and a certificate followed by its chain (nothing is
     /// written; the certificate is taken as it is, even expired).
-    package static func fromPEM(key keyPEM: String, certificates certificatesPEM: String) throws(IdentityError) -> Identity {
+    package static func fromPEM(key keyPEM: String, certificates certificatesPEM: String) throws(IdentityError)
+        -> Identity
+    {
         let key = try PrivateKey.parse(pem: Array(keyPEM.utf8), path: "<memory>")
         let certificates = try Certificate.parseAll(pem: Array(certificatesPEM.utf8), path: "<memory>")
         return try Identity(

@@ -24,7 +24,7 @@ struct OpenSSLErrorEntry: Sendable, Equatable {
 enum OpenSSLErrorQueue {
     /// Empties the queue. The corresponding C function is `ERR_clear_error`.
     static func clear() {
-        ERR_clear_error()
+        openssl.ERR_clear_error()
     }
 
     /// Removes and returns every entry of the queue, oldest first.
@@ -33,10 +33,10 @@ enum OpenSSLErrorQueue {
         while true {
             var data: UnsafePointer<CChar>? = nil
             var flags: Int32 = 0
-            let code = ERR_get_error_all(nil, nil, nil, &data, &flags)
+            let code = openssl.ERR_get_error_all(nil, nil, nil, &data, &flags)
             if code == 0 { break }
             var text: String
-            if let reason = ERR_reason_error_string(code) {
+            if let reason = openssl.ERR_reason_error_string(code) {
                 text = String(cString: reason)
             } else {
                 text = "error \(ERR_GET_REASON(code)) in library \(ERR_GET_LIB(code))"
@@ -48,7 +48,7 @@ enum OpenSSLErrorQueue {
             entries.append(OpenSSLErrorEntry(code: code, text: text))
             if entries.count >= 32 {
                 // A queue this long is noise; keep the first entries and drop the rest.
-                ERR_clear_error()
+                openssl.ERR_clear_error()
                 break
             }
         }

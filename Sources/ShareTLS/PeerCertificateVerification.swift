@@ -40,13 +40,13 @@ private let issuerUnknownErrors: Set<Int32> = [
 func verifyPeerCertificate(_ preverifyOK: Int32, _ store: OpaquePointer?) -> Int32 {
     guard let store else { return 0 }
     if preverifyOK == 1 { return 1 }
-    let error = X509_STORE_CTX_get_error(store)
-    let depth = X509_STORE_CTX_get_error_depth(store)
-    let certificate = X509_STORE_CTX_get_current_cert(store)
+    let error = openssl.X509_STORE_CTX_get_error(store)
+    let depth = openssl.X509_STORE_CTX_get_error_depth(store)
+    let certificate = openssl.X509_STORE_CTX_get_current_cert(store)
 
     guard depth == 0 else {
         // Above the leaf: no trust comes from here unless TLSConnection's own validation says so.
-        X509_STORE_CTX_set_error(store, X509_V_OK)
+        openssl.X509_STORE_CTX_set_error(store, X509_V_OK)
         return 1
     }
     guard issuerUnknownErrors.contains(error), let certificate else {
@@ -60,14 +60,14 @@ func verifyPeerCertificate(_ preverifyOK: Int32, _ store: OpaquePointer?) -> Int
         return reject(problem, certificate: certificate, in: store)
     }
     // Acceptable: clear the error so that SSL_get_verify_result reports success.
-    X509_STORE_CTX_set_error(store, X509_V_OK)
+    openssl.X509_STORE_CTX_set_error(store, X509_V_OK)
     return 1
 }
 
 /// Records `code` for the leaf and makes it the verification's error.
 private func reject(_ code: Int32, certificate: OpaquePointer, in store: OpaquePointer) -> Int32 {
     record(code, depth: 0, certificate: certificate, in: store)
-    X509_STORE_CTX_set_error(store, code)
+    openssl.X509_STORE_CTX_set_error(store, code)
     return 0
 }
 
@@ -76,14 +76,14 @@ private func reject(_ code: Int32, certificate: OpaquePointer, in store: OpaqueP
 ///
 /// The corresponding C function is `X509_cmp_current_time`.
 private func validityProblem(_ certificate: OpaquePointer) -> Int32? {
-    ERR_set_mark()
-    defer { ERR_pop_to_mark() }
-    switch X509_cmp_current_time(X509_get0_notBefore(certificate)) {
+    _ = openssl.ERR_set_mark()
+    defer { _ = openssl.ERR_pop_to_mark() }
+    switch openssl.X509_cmp_current_time(openssl.X509_get0_notBefore(certificate)) {
     case 0: return X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD
     case 1: return X509_V_ERR_CERT_NOT_YET_VALID
     default: break
     }
-    switch X509_cmp_current_time(X509_get0_notAfter(certificate)) {
+    switch openssl.X509_cmp_current_time(openssl.X509_get0_notAfter(certificate)) {
     case 0: return X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD
     case -1: return X509_V_ERR_CERT_HAS_EXPIRED
     default: return nil
@@ -93,23 +93,23 @@ private func validityProblem(_ certificate: OpaquePointer) -> Int32? {
 /// Whether the signature of `certificate` verifies with its own public key, leaving OpenSSL's error queue as
 /// it was (the handshake's own errors must not be disturbed).
 private func selfSignatureVerifies(_ certificate: OpaquePointer) -> Bool {
-    guard let key = X509_get0_pubkey(certificate) else { return false }
-    ERR_set_mark()
-    let verified = X509_verify(certificate, key) == 1
-    ERR_pop_to_mark()
+    guard let key = openssl.X509_get0_pubkey(certificate) else { return false }
+    _ = openssl.ERR_set_mark()
+    let verified = openssl.X509_verify(certificate, key) == 1
+    _ = openssl.ERR_pop_to_mark()
     return verified
 }
 
 /// Records the first verification failure on the connection that is verifying.
 private func record(_ code: Int32, depth: Int32, certificate: OpaquePointer?, in store: OpaquePointer) {
-    guard let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
-        let data = SSL_get_ex_data(OpaquePointer(ssl), TLSConnection.channelIndex)
+    guard let ssl = openssl.X509_STORE_CTX_get_ex_data(store, openssl.SSL_get_ex_data_X509_STORE_CTX_idx()),
+        let data = openssl.SSL_get_ex_data(OpaquePointer(ssl), TLSConnection.channelIndex)
     else { return }
     // The channel outlives every SSL call of its connection (see SocketChannel.init).
     let channel = Unmanaged<SocketChannel>.fromOpaque(data).takeUnretainedValue()
     guard channel.verificationFailure == nil else { return }
     channel.verificationFailure = VerificationFailure(
         code: code, depth: depth,
-        notBefore: certificate.flatMap { date(X509_get0_notBefore($0)) },
-        notAfter: certificate.flatMap { date(X509_get0_notAfter($0)) })
+        notBefore: certificate.flatMap { date(openssl.X509_get0_notBefore($0)) },
+        notAfter: certificate.flatMap { date(openssl.X509_get0_notAfter($0)) })
 }

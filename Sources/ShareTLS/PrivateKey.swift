@@ -16,7 +16,7 @@ final class PrivateKey: @unchecked Sendable {
     }
 
     deinit {
-        EVP_PKEY_free(pointer)
+        openssl.EVP_PKEY_free(pointer)
     }
 
     /// Generates a new Ed25519 key.
@@ -25,15 +25,15 @@ final class PrivateKey: @unchecked Sendable {
     /// `EVP_PKEY_generate`.
     static func generateEd25519() throws(IdentityError) -> PrivateKey {
         OpenSSLErrorQueue.clear()
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, "ED25519", nil) else {
+        guard let context = openssl.EVP_PKEY_CTX_new_from_name(nil, "ED25519", nil) else {
             throw .openSSL(
                 operation: "creating an Ed25519 key generator",
                 reasons: OpenSSLErrorQueue.drainTexts(
                     fallback: "EVP_PKEY_CTX_new_from_name failed"))
         }
-        defer { EVP_PKEY_CTX_free(context) }
+        defer { openssl.EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer? = nil
-        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_generate(context, &key) == 1, let key else {
+        guard openssl.EVP_PKEY_keygen_init(context) == 1, openssl.EVP_PKEY_generate(context, &key) == 1, let key else {
             throw .openSSL(
                 operation: "generating an Ed25519 key",
                 reasons: OpenSSLErrorQueue.drainTexts(
@@ -55,7 +55,7 @@ final class PrivateKey: @unchecked Sendable {
         let parsed = MemoryBIO.reading(pem) { bio -> OpaquePointer? in
             guard let bio else { return nil }
             // A password callback that always refuses: never prompt on the terminal for an encrypted key.
-            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil)
+            return openssl.PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in -1 }, nil)
         }
         guard let parsed else {
             let reasons = OpenSSLErrorQueue.drainTexts(fallback: "no PEM private key found")
@@ -65,8 +65,8 @@ final class PrivateKey: @unchecked Sendable {
             throw .invalidKey(path: path, detail: reasons.joined(separator: "; "))
         }
         let key = PrivateKey(taking: parsed)
-        guard EVP_PKEY_is_a(parsed, "ED25519") == 1 else {
-            let type = EVP_PKEY_get0_type_name(parsed).map { String(cString: $0) } ?? "unknown"
+        guard openssl.EVP_PKEY_is_a(parsed, "ED25519") == 1 else {
+            let type = openssl.EVP_PKEY_get0_type_name(parsed).map { String(cString: $0) } ?? "unknown"
             throw .unsupportedKeyType(path: path, type: type)
         }
         return key
@@ -79,7 +79,7 @@ final class PrivateKey: @unchecked Sendable {
     func withPKCS8PEM<R>(_ body: (UnsafeRawBufferPointer) throws(IdentityError) -> R) throws(IdentityError) -> R {
         OpenSSLErrorQueue.clear()
         guard let bio = MemoryBIO(secure: true),
-            PEM_write_bio_PKCS8PrivateKey(bio.pointer, pointer, nil, nil, 0, nil, nil) == 1
+            openssl.PEM_write_bio_PKCS8PrivateKey(bio.pointer, pointer, nil, nil, 0, nil, nil) == 1
         else {
             throw .openSSL(
                 operation: "encoding the private key as PEM",
@@ -100,7 +100,7 @@ final class PrivateKey: @unchecked Sendable {
 ///
 /// The corresponding C function is `i2d_PUBKEY`.
 func publicKeyFingerprint(_ key: OpaquePointer) -> Fingerprint? {
-    derSHA256 { i2d_PUBKEY(key, $0) }
+    derSHA256 { openssl.i2d_PUBKEY(key, $0) }
 }
 
 /// SHA-256 of what an OpenSSL `i2d_*` encoder writes: called once with no buffer for the length,

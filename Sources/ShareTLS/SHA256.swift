@@ -93,7 +93,7 @@ public struct SHA256: Sendable {
 ///
 /// `nonisolated(unsafe)`: a fetched `EVP_MD` is immutable and OpenSSL documents it as safe to share between
 /// threads; the global is initialized once, lazily and thread-safely, and never written again.
-nonisolated(unsafe) private let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+nonisolated(unsafe) private let sha256Algorithm: OpaquePointer? = openssl.EVP_MD_fetch(nil, "SHA256", nil)
 
 /// Owns one `EVP_MD_CTX`.
 ///
@@ -104,8 +104,8 @@ private final class SHA256Context: @unchecked Sendable {
     private let context: OpaquePointer
 
     init() {
-        guard let algorithm = sha256Algorithm, let context = EVP_MD_CTX_new(),
-            EVP_DigestInit_ex(context, algorithm, nil) == 1
+        guard let algorithm = sha256Algorithm, let context = openssl.EVP_MD_CTX_new(),
+            openssl.EVP_DigestInit_ex(context, algorithm, nil) == 1
         else {
             // Only possible if OpenSSL is out of memory or its default provider is missing: nothing to recover.
             preconditionFailure("OpenSSL could not start a SHA-256 hash (is libcrypto's default provider missing?)")
@@ -114,14 +114,14 @@ private final class SHA256Context: @unchecked Sendable {
     }
 
     private init(copying other: SHA256Context) {
-        guard let context = EVP_MD_CTX_new(), EVP_MD_CTX_copy_ex(context, other.context) == 1 else {
+        guard let context = openssl.EVP_MD_CTX_new(), openssl.EVP_MD_CTX_copy_ex(context, other.context) == 1 else {
             preconditionFailure("OpenSSL could not copy a SHA-256 context (out of memory)")
         }
         self.context = context
     }
 
     deinit {
-        EVP_MD_CTX_free(context)
+        openssl.EVP_MD_CTX_free(context)
     }
 
     func copy() -> SHA256Context {
@@ -129,7 +129,7 @@ private final class SHA256Context: @unchecked Sendable {
     }
 
     func update(_ base: UnsafeRawPointer, _ count: Int) {
-        guard EVP_DigestUpdate(context, base, count) == 1 else {
+        guard openssl.EVP_DigestUpdate(context, base, count) == 1 else {
             preconditionFailure("EVP_DigestUpdate failed for SHA-256")
         }
     }
@@ -138,7 +138,7 @@ private final class SHA256Context: @unchecked Sendable {
     func finalize() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: SHA256.digestByteCount)
         var length: UInt32 = 0
-        let ok = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
+        let ok = digest.withUnsafeMutableBufferPointer { openssl.EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
         guard ok == 1, length == SHA256.digestByteCount else {
             preconditionFailure("EVP_DigestFinal_ex failed for SHA-256")
         }

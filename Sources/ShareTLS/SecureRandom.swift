@@ -20,7 +20,7 @@ public enum SecureRandom: Sendable {
             while offset < count {
                 // RAND_bytes takes an Int32 length: go in chunks for very large requests.
                 let chunk = min(count - offset, 1 << 30)
-                if RAND_bytes(base + offset, Int32(chunk)) != 1 { return false }
+                if openssl.RAND_bytes(base + offset, Int32(chunk)) != 1 { return false }
                 offset += chunk
             }
             return true

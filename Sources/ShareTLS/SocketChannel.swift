@@ -57,7 +57,7 @@ final class SocketChannel {
     ///
     /// - Returns: `nil` if OpenSSL cannot allocate the BIO.
     init?(fd: Int32) {
-        guard let method = socketBIOMethod, let bio = BIO_new(method) else { return nil }
+        guard let method = socketBIOMethod, let bio = openssl.BIO_new(method) else { return nil }
         self.fd = fd
         self.bio = bio
         self.pending = UnsafeMutableRawBufferPointer.allocate(
@@ -65,8 +65,8 @@ final class SocketChannel {
         // The BIO's data pointer is this object, unretained. Lifetime: the TLSConnection holds this channel
         // strongly and frees the SSL (and with it the BIO) in its deinit before the channel is released; the
         // callbacks only run inside SSL calls made by that TLSConnection.
-        BIO_set_data(bio, Unmanaged.passUnretained(self).toOpaque())
-        BIO_set_init(bio, 1)
+        openssl.BIO_set_data(bio, Unmanaged.passUnretained(self).toOpaque())
+        openssl.BIO_set_init(bio, 1)
     }
 
     deinit {
@@ -166,12 +166,12 @@ struct VerificationFailure {
 /// `nonisolated(unsafe)`: initialized once, lazily and thread-safely, and never modified afterwards; OpenSSL
 /// only reads a `BIO_METHOD` after setup.
 nonisolated(unsafe) private let socketBIOMethod: OpaquePointer? = {
-    guard let method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "share socket") else {
+    guard let method = openssl.BIO_meth_new(openssl.BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "share socket") else {
         return nil
     }
-    BIO_meth_set_write_ex(method, socketBIOWrite)
-    BIO_meth_set_read_ex(method, socketBIORead)
-    BIO_meth_set_ctrl(method, socketBIOControl)
+    _ = openssl.BIO_meth_set_write_ex(method, socketBIOWrite)
+    _ = openssl.BIO_meth_set_read_ex(method, socketBIORead)
+    _ = openssl.BIO_meth_set_ctrl(method, socketBIOControl)
     return method
 }()
 
@@ -180,7 +180,7 @@ private let retryFlags = BIO_FLAGS_READ | BIO_FLAGS_WRITE | BIO_FLAGS_IO_SPECIAL
 
 /// The channel a BIO belongs to.
 private func channel(of bio: OpaquePointer?) -> SocketChannel {
-    guard let bio, let data = BIO_get_data(bio) else {
+    guard let bio, let data = openssl.BIO_get_data(bio) else {
         preconditionFailure("share socket BIO used without its channel")
     }
     return Unmanaged<SocketChannel>.fromOpaque(data).takeUnretainedValue()
@@ -191,7 +191,7 @@ private func socketBIOWrite(
     _ bio: OpaquePointer?, _ data: UnsafePointer<CChar>?, _ count: Int, _ written: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     let channel = channel(of: bio)
-    BIO_clear_flags(bio, retryFlags)
+    openssl.BIO_clear_flags(bio, retryFlags)
     guard let data, count > 0 else {
         written?.pointee = 0
         return 1
@@ -199,7 +199,7 @@ private func socketBIOWrite(
     guard let n = channel.write(data, count) else {
         written?.pointee = 0
         if channel.lastFailureWasWouldBlock {
-            BIO_set_flags(bio, BIO_FLAGS_WRITE | BIO_FLAGS_SHOULD_RETRY)
+            openssl.BIO_set_flags(bio, BIO_FLAGS_WRITE | BIO_FLAGS_SHOULD_RETRY)
         }
         return 0
     }
@@ -212,12 +212,12 @@ private func socketBIORead(
     _ bio: OpaquePointer?, _ data: UnsafeMutablePointer<CChar>?, _ count: Int, _ read: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     let channel = channel(of: bio)
-    BIO_clear_flags(bio, retryFlags)
+    openssl.BIO_clear_flags(bio, retryFlags)
     read?.pointee = 0
     guard let data, count > 0 else { return 0 }
     guard let n = channel.receive(data, count) else {
         if channel.lastFailureWasWouldBlock {
-            BIO_set_flags(bio, BIO_FLAGS_READ | BIO_FLAGS_SHOULD_RETRY)
+            openssl.BIO_set_flags(bio, BIO_FLAGS_READ | BIO_FLAGS_SHOULD_RETRY)
         }
         return 0
     }
@@ -232,10 +232,10 @@ private func socketBIOControl(
     let channel = channel(of: bio)
     switch command {
     case BIO_CTRL_FLUSH:
-        BIO_clear_flags(bio, retryFlags)
+        openssl.BIO_clear_flags(bio, retryFlags)
         if channel.flush() { return 1 }
         if channel.lastFailureWasWouldBlock {
-            BIO_set_flags(bio, BIO_FLAGS_WRITE | BIO_FLAGS_SHOULD_RETRY)
+            openssl.BIO_set_flags(bio, BIO_FLAGS_WRITE | BIO_FLAGS_SHOULD_RETRY)
         }
         return 0
     case BIO_CTRL_EOF:

@@ -52,19 +52,19 @@ public final class TLSConnection {
     /// - Throws: ``TLSError/openSSL(operation:reasons:)`` if OpenSSL cannot allocate the session.
     public init(context: TLSContext, socket fd: Int32) throws(TLSError) {
         OpenSSLErrorQueue.clear()
-        guard let ssl = SSL_new(context.pointer) else {
+        guard let ssl = openssl.SSL_new(context.pointer) else {
             throw .openSSL(operation: "setup", reasons: OpenSSLErrorQueue.drainTexts(fallback: "SSL_new failed"))
         }
         guard let channel = SocketChannel(fd: fd) else {
-            SSL_free(ssl)
+            openssl.SSL_free(ssl)
             throw .openSSL(operation: "setup", reasons: OpenSSLErrorQueue.drainTexts(fallback: "BIO_new failed"))
         }
         // The SSL takes the BIO's only reference (one reference serves as both read and write BIO).
-        SSL_set_bio(ssl, channel.bio, channel.bio)
-        SSL_set_ex_data(ssl, TLSConnection.channelIndex, Unmanaged.passUnretained(channel).toOpaque())
+        openssl.SSL_set_bio(ssl, channel.bio, channel.bio)
+        _ = openssl.SSL_set_ex_data(ssl, TLSConnection.channelIndex, Unmanaged.passUnretained(channel).toOpaque())
         switch context.role {
-        case .server: SSL_set_accept_state(ssl)
-        case .client: SSL_set_connect_state(ssl)
+        case .server: openssl.SSL_set_accept_state(ssl)
+        case .client: openssl.SSL_set_connect_state(ssl)
         }
         self.context = context
         self.ssl = ssl
@@ -73,7 +73,7 @@ public final class TLSConnection {
 
     deinit {
         // Frees the BIO too; the channel it points to is released after this.
-        SSL_free(ssl)
+        openssl.SSL_free(ssl)
     }
 
     // MARK: - Handshake
@@ -97,26 +97,26 @@ public final class TLSConnection {
         }
         OpenSSLErrorQueue.clear()
         channel.reset()
-        let result = SSL_do_handshake(ssl)
+        let result = openssl.SSL_do_handshake(ssl)
         guard result == 1 else {
             let error = failure(result, operation: .handshake)
             state = .failed(error)
             throw error
         }
         // Belt and braces: the verification mode already guarantees both, whatever OpenSSL version runs.
-        guard SSL_get0_peer_certificate(ssl) != nil else {
+        guard openssl.SSL_get0_peer_certificate(ssl) != nil else {
             state = .failed(.peerPresentedNoCertificate)
             throw .peerPresentedNoCertificate
         }
-        let verification = Int32(SSL_get_verify_result(ssl))
+        let verification = Int32(openssl.SSL_get_verify_result(ssl))
         guard verification == X509_V_OK else {
             let error = TLSError.peerCertificateRejected(certificateProblem(verification))
             state = .failed(error)
             throw error
         }
-        if let leaf = SSL_get0_peer_certificate(ssl) {
+        if let leaf = openssl.SSL_get0_peer_certificate(ssl) {
             caVerdict = context.anchors.evaluate(
-                leaf: leaf, untrusted: SSL_get_peer_cert_chain(ssl), peerIsClient: context.role == .server)
+                leaf: leaf, untrusted: openssl.SSL_get_peer_cert_chain(ssl), peerIsClient: context.role == .server)
         }
         state = .established
     }
@@ -140,7 +140,8 @@ public final class TLSConnection {
 
     /// The peer's identity: SHA-256 of its certificate's public key. `nil` before the handshake.
     public var peerFingerprint: Fingerprint? {
-        guard let certificate = SSL_get0_peer_certificate(ssl), let key = X509_get0_pubkey(certificate) else {
+        guard let certificate = openssl.SSL_get0_peer_certificate(ssl), let key = openssl.X509_get0_pubkey(certificate)
+        else {
             return nil
         }
         return publicKeyFingerprint(key)
@@ -148,7 +149,8 @@ public final class TLSConnection {
 
     /// The peer's certificate in PEM form. `nil` before the handshake.
     public var peerCertificatePEM: String? {
-        guard let pointer = SSL_get0_peer_certificate(ssl), let certificate = Certificate(sharing: pointer) else {
+        guard let pointer = openssl.SSL_get0_peer_certificate(ssl), let certificate = Certificate(sharing: pointer)
+        else {
             return nil
         }
         return certificate.pem
@@ -156,12 +158,14 @@ public final class TLSConnection {
 
     /// The negotiated protocol, e.g. `TLSv1.3`.
     public var protocolVersion: String {
-        String(cString: SSL_get_version(ssl))
+        openssl.SSL_get_version(ssl).map { String(cString: $0) } ?? ""
     }
 
     /// The negotiated cipher suite, e.g. `TLS_AES_256_GCM_SHA384`; empty before the handshake.
     public var cipher: String {
-        guard let cipher = SSL_get_current_cipher(ssl), let name = SSL_CIPHER_get_name(cipher) else { return "" }
+        guard let cipher = openssl.SSL_get_current_cipher(ssl), let name = openssl.SSL_CIPHER_get_name(cipher) else {
+            return ""
+        }
         return String(cString: name)
     }
 
@@ -169,7 +173,7 @@ public final class TLSConnection {
 
     /// Whether OpenSSL holds received bytes a read would return without waiting for the socket.
     /// The corresponding C function is `SSL_has_pending`.
-    public var hasBufferedBytes: Bool { SSL_has_pending(ssl) == 1 }
+    public var hasBufferedBytes: Bool { openssl.SSL_has_pending(ssl) == 1 }
 
     /// Reads decrypted bytes into `buffer`. Blocks until at least one byte is available.
     ///
@@ -197,9 +201,9 @@ public final class TLSConnection {
         OpenSSLErrorQueue.clear()
         channel.reset()
         var total = 0
-        let result = SSL_read_ex(ssl, base, buffer.count, &total)
+        let result = openssl.SSL_read_ex(ssl, base, buffer.count, &total)
         guard result == 1 else {
-            if SSL_get_error(ssl, result) == SSL_ERROR_ZERO_RETURN {
+            if openssl.SSL_get_error(ssl, result) == SSL_ERROR_ZERO_RETURN {
                 _ = OpenSSLErrorQueue.drain()
                 return 0
             }
@@ -216,12 +220,12 @@ public final class TLSConnection {
             OpenSSLErrorQueue.clear()
             channel.reset()
             var more = 0
-            let result = SSL_read_ex(ssl, base + total, buffer.count - total, &more)
+            let result = openssl.SSL_read_ex(ssl, base + total, buffer.count - total, &more)
             if result == 1 {
                 total += more
                 continue
             }
-            let code = SSL_get_error(ssl, result)
+            let code = openssl.SSL_get_error(ssl, result)
             if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE || code == SSL_ERROR_ZERO_RETURN {
                 // Nothing more for now (or a key-update reply waiting for socket space, which the next read
                 // sends), or a clean close the next read reports (OpenSSL remembers it).
@@ -250,7 +254,7 @@ public final class TLSConnection {
         var offset = 0
         while offset < bytes.count {
             var written = 0
-            let result = SSL_write_ex(ssl, base + offset, bytes.count - offset, &written)
+            let result = openssl.SSL_write_ex(ssl, base + offset, bytes.count - offset, &written)
             guard result == 1 else {
                 channel.coalescing = false
                 let error = explainedWriteFailure(failure(result, operation: .write))
@@ -280,9 +284,9 @@ public final class TLSConnection {
         defer { channel.nonBlocking = false }
         var scratch = [UInt8](repeating: 0, count: 512)
         var count = 0
-        let result = scratch.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress, $0.count, &count) }
+        let result = scratch.withUnsafeMutableBytes { openssl.SSL_read_ex(ssl, $0.baseAddress, $0.count, &count) }
         guard result != 1 else { return error }
-        let code = SSL_get_error(ssl, result)
+        let code = openssl.SSL_get_error(ssl, result)
         guard code == SSL_ERROR_SSL else {
             _ = OpenSSLErrorQueue.drain()
             return error
@@ -304,7 +308,7 @@ public final class TLSConnection {
             OpenSSLErrorQueue.clear()
             channel.reset()
             channel.nonBlocking = true
-            _ = SSL_shutdown(ssl)
+            _ = openssl.SSL_shutdown(ssl)
             channel.nonBlocking = false
             _ = OpenSSLErrorQueue.drain()
         }
@@ -330,7 +334,7 @@ public final class TLSConnection {
     /// Builds the error for a failed `SSL_*` call, from `SSL_get_error`, the error queue, the verification
     /// result and the socket's errno. Drains the error queue.
     private func failure(_ result: Int32, operation: Operation) -> TLSError {
-        let code = SSL_get_error(ssl, result)
+        let code = openssl.SSL_get_error(ssl, result)
         let entries = OpenSSLErrorQueue.drain()
         switch code {
         case SSL_ERROR_ZERO_RETURN:
@@ -365,7 +369,7 @@ public final class TLSConnection {
             case SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE:
                 return .peerPresentedNoCertificate
             case SSL_R_CERTIFICATE_VERIFY_FAILED:
-                return .peerCertificateRejected(certificateProblem(Int32(SSL_get_verify_result(ssl))))
+                return .peerCertificateRejected(certificateProblem(Int32(openssl.SSL_get_verify_result(ssl))))
             case SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_WRONG_SSL_VERSION, SSL_R_UNSUPPORTED_SSL_VERSION,
                 SSL_R_VERSION_TOO_LOW, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION:
                 return .peerDoesNotSpeakTLS13(.olderTLSVersion)
@@ -404,7 +408,7 @@ public final class TLSConnection {
 
     /// OpenSSL's long name for an alert, e.g. "certificate expired".
     private func alertText(_ alert: Int32) -> String {
-        guard let text = SSL_alert_desc_string_long(alert) else { return "alert \(alert)" }
+        guard let text = openssl.SSL_alert_desc_string_long(alert) else { return "alert \(alert)" }
         return String(cString: text)
     }
 
@@ -421,7 +425,7 @@ public final class TLSConnection {
         case X509_V_ERR_CERT_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CERT_SIGNATURE:
             return .invalidSignature
         default:
-            let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
+            let text = openssl.X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
             let depth = recorded?.depth ?? 0
             return .unacceptable(reason: depth > 0 ? "\(text) (certificate \(depth) of its chain)" : text)
         }

@@ -71,7 +71,10 @@ public final class TLSContext: @unchecked Sendable {
     /// Sets up an `SSL_CTX` for `role`, speaking exactly protocol `version`.
     private init(role: Role, identity: Identity?, anchors: TrustAnchors, version: Int32) throws(TLSError) {
         OpenSSLErrorQueue.clear()
-        guard let context = SSL_CTX_new(role == .server ? TLS_server_method() : TLS_client_method()) else {
+        guard
+            let context = openssl.SSL_CTX_new(
+                role == .server ? openssl.TLS_server_method() : openssl.TLS_client_method())
+        else {
             throw TLSContext.failure("creating a TLS context", "SSL_CTX_new failed")
         }
         self.pointer = context
@@ -79,45 +82,47 @@ public final class TLSContext: @unchecked Sendable {
         self.identity = identity
         self.anchors = anchors
 
-        guard CShareOpenSSL_SSL_CTX_set_min_proto_version(context, version) == 1,
-            CShareOpenSSL_SSL_CTX_set_max_proto_version(context, version) == 1
+        guard CShareOpenSSL_SSL_CTX_set_min_proto_version(openssl.SSL_CTX_ctrl, context, version) == 1,
+            CShareOpenSSL_SSL_CTX_set_max_proto_version(openssl.SSL_CTX_ctrl, context, version) == 1
         else {
             throw TLSContext.failure("restricting the TLS version", "SSL_CTX_set_min/max_proto_version failed")
         }
 
         // No resumption: every connection verifies the peer's certificate in full.
-        SSL_CTX_set_options(context, CShareOpenSSL_SSL_OP_NO_TICKET() | CShareOpenSSL_SSL_OP_NO_RENEGOTIATION())
-        _ = CShareOpenSSL_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
-        guard SSL_CTX_set_num_tickets(context, 0) == 1 else {
+        _ = openssl.SSL_CTX_set_options(
+            context, CShareOpenSSL_SSL_OP_NO_TICKET() | CShareOpenSSL_SSL_OP_NO_RENEGOTIATION())
+        _ = CShareOpenSSL_SSL_CTX_set_session_cache_mode(openssl.SSL_CTX_ctrl, context, Int(SSL_SESS_CACHE_OFF))
+        guard openssl.SSL_CTX_set_num_tickets(context, 0) == 1 else {
             throw TLSContext.failure("turning off session tickets", "SSL_CTX_set_num_tickets failed")
         }
 
         let mode = role == .server ? SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT : SSL_VERIFY_PEER
-        SSL_CTX_set_verify(context, mode, verifyPeerCertificate)
+        openssl.SSL_CTX_set_verify(context, mode, verifyPeerCertificate)
 
         // Present exactly the chain the identity holds: never one OpenSSL builds from the team CAs' store.
-        _ = CShareOpenSSL_SSL_CTX_set_mode(context, Int(SSL_MODE_NO_AUTO_CHAIN))
+        _ = CShareOpenSSL_SSL_CTX_set_mode(openssl.SSL_CTX_ctrl, context, Int(SSL_MODE_NO_AUTO_CHAIN))
 
         // Large reads: fetch whatever has arrived (up to readBufferLength) with each recv.
-        _ = CShareOpenSSL_SSL_CTX_set_read_ahead(context, 1)
-        SSL_CTX_set_default_read_buffer_len(context, TLSContext.readBufferLength)
+        _ = CShareOpenSSL_SSL_CTX_set_read_ahead(openssl.SSL_CTX_ctrl, context, 1)
+        openssl.SSL_CTX_set_default_read_buffer_len(context, TLSContext.readBufferLength)
 
         // The team CAs: the handshake verifies peers against them (an unknown issuer is still accepted, see
         // verifyPeerCertificate), and TLSConnection checks afresh whether one of them vouches for the peer.
         if let store = anchors.store {
-            SSL_CTX_set1_cert_store(context, store)
+            openssl.SSL_CTX_set1_cert_store(context, store)
         }
 
         if let identity {
-            guard SSL_CTX_use_certificate(context, identity.certificate.pointer) == 1,
-                SSL_CTX_use_PrivateKey(context, identity.key.pointer) == 1,
-                SSL_CTX_check_private_key(context) == 1
+            guard openssl.SSL_CTX_use_certificate(context, identity.certificate.pointer) == 1,
+                openssl.SSL_CTX_use_PrivateKey(context, identity.key.pointer) == 1,
+                openssl.SSL_CTX_check_private_key(context) == 1
             else {
                 throw TLSContext.failure("loading this node's certificate and key", "SSL_CTX_use_certificate failed")
             }
             // A CA-issued certificate goes out with the chain it was installed with (intermediate CAs).
             for certificate in identity.chain {
-                guard CShareOpenSSL_SSL_CTX_add1_chain_cert(context, certificate.pointer) == 1 else {
+                guard CShareOpenSSL_SSL_CTX_add1_chain_cert(openssl.SSL_CTX_ctrl, context, certificate.pointer) == 1
+                else {
                     throw TLSContext.failure("loading this node's certificate chain", "SSL_CTX_add1_chain_cert failed")
                 }
             }
@@ -125,7 +130,7 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     deinit {
-        SSL_CTX_free(pointer)
+        openssl.SSL_CTX_free(pointer)
     }
 
     private static func failure(_ operation: String, _ fallback: String) -> TLSError {

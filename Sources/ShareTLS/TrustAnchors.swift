@@ -44,21 +44,25 @@ public final class TrustAnchors: @unchecked Sendable {
             return
         }
         OpenSSLErrorQueue.clear()
-        guard let store = X509_STORE_new() else {
-            throw .openSSL(operation: "creating a certificate store", reasons: OpenSSLErrorQueue.drainTexts(
-                fallback: "X509_STORE_new failed"))
+        guard let store = openssl.X509_STORE_new() else {
+            throw .openSSL(
+                operation: "creating a certificate store",
+                reasons: OpenSSLErrorQueue.drainTexts(
+                    fallback: "X509_STORE_new failed"))
         }
         self.store = store
         for authority in unique {
-            guard X509_STORE_add_cert(store, authority.certificate.pointer) == 1 else {
-                throw .openSSL(operation: "adding a CA to the certificate store", reasons: OpenSSLErrorQueue.drainTexts(
-                    fallback: "X509_STORE_add_cert failed"))
+            guard openssl.X509_STORE_add_cert(store, authority.certificate.pointer) == 1 else {
+                throw .openSSL(
+                    operation: "adding a CA to the certificate store",
+                    reasons: OpenSSLErrorQueue.drainTexts(
+                        fallback: "X509_STORE_add_cert failed"))
             }
         }
     }
 
     deinit {
-        if let store { X509_STORE_free(store) }
+        if let store { openssl.X509_STORE_free(store) }
     }
 
     /// What path validation against these anchors says about a peer.
@@ -85,34 +89,37 @@ public final class TrustAnchors: @unchecked Sendable {
     /// `X509_verify_cert`.
     func evaluate(leaf: OpaquePointer, untrusted: OpaquePointer?, peerIsClient: Bool) -> Verdict {
         guard let store else { return Verdict() }
-        ERR_set_mark()
-        defer { ERR_pop_to_mark() }
-        guard let context = X509_STORE_CTX_new() else { return Verdict() }
-        defer { X509_STORE_CTX_free(context) }
-        guard X509_STORE_CTX_init(context, store, leaf, untrusted) == 1,
-            X509_STORE_CTX_set_default(context, peerIsClient ? "ssl_client" : "ssl_server") == 1
+        _ = openssl.ERR_set_mark()
+        defer { _ = openssl.ERR_pop_to_mark() }
+        guard let context = openssl.X509_STORE_CTX_new() else { return Verdict() }
+        defer { openssl.X509_STORE_CTX_free(context) }
+        guard openssl.X509_STORE_CTX_init(context, store, leaf, untrusted) == 1,
+            openssl.X509_STORE_CTX_set_default(context, peerIsClient ? "ssl_client" : "ssl_server") == 1
         else { return Verdict() }
-        let verified = X509_verify_cert(context) == 1 && X509_STORE_CTX_get_error(context) == X509_V_OK
-        guard let chain = X509_STORE_CTX_get0_chain(context) else { return Verdict() }
-        let count = CShareOpenSSL_sk_X509_num(chain)
+        let verified = openssl.X509_verify_cert(context) == 1 && openssl.X509_STORE_CTX_get_error(context) == X509_V_OK
+        guard let chain = openssl.X509_STORE_CTX_get0_chain(context) else { return Verdict() }
+        let count = CShareOpenSSL_sk_X509_num(openssl.OPENSSL_sk_num, chain)
         // The team CA the chain reached, if any (above the leaf).
         var anchor: CACertificate?
         if count >= 2 {
             for index in 1..<count {
-                guard let certificate = CShareOpenSSL_sk_X509_value(chain, index) else { continue }
-                if let match = authorities.first(where: { X509_cmp($0.certificate.pointer, certificate) == 0 }) {
+                guard let certificate = CShareOpenSSL_sk_X509_value(openssl.OPENSSL_sk_value, chain, index) else {
+                    continue
+                }
+                if let match = authorities.first(where: { openssl.X509_cmp($0.certificate.pointer, certificate) == 0 })
+                {
                     anchor = match
                 }
             }
         }
         guard let anchor else { return Verdict() }
-        if verified, let top = CShareOpenSSL_sk_X509_value(chain, count - 1),
-            X509_cmp(anchor.certificate.pointer, top) == 0
+        if verified, let top = CShareOpenSSL_sk_X509_value(openssl.OPENSSL_sk_value, chain, count - 1),
+            openssl.X509_cmp(anchor.certificate.pointer, top) == 0
         {
             return Verdict(authority: anchor.info)
         }
-        let code = X509_STORE_CTX_get_error(context)
-        let text = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
+        let code = openssl.X509_STORE_CTX_get_error(context)
+        let text = openssl.X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
         return Verdict(problem: "\(text) (team CA \"\(anchor.info.displayName)\")")
     }
 }

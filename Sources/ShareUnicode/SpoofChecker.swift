@@ -13,19 +13,19 @@ final class SpoofChecker: @unchecked Sendable {
 
     private init() {
         var status = CShareICU_zeroError
-        let checker = CShareICU_uspoof_open(&status)
+        let checker = CShareICU_uspoof_open(icu, &status)
         if CShareICU_success(status) != 0, let checker {
-            CShareICU_uspoof_setChecks(checker, CShareICU_checkRestrictionLevel, &status)
-            CShareICU_uspoof_setRestrictionLevel(checker, CShareICU_highlyRestrictive)
+            CShareICU_uspoof_setChecks(icu, checker, CShareICU_checkRestrictionLevel, &status)
+            CShareICU_uspoof_setRestrictionLevel(icu, checker, CShareICU_highlyRestrictive)
             self.checker = CShareICU_success(status) != 0 ? checker : nil
-            if self.checker == nil { CShareICU_uspoof_close(checker) }
+            if self.checker == nil { CShareICU_uspoof_close(icu, checker) }
         } else {
             self.checker = nil
         }
     }
 
     deinit {
-        if let checker { CShareICU_uspoof_close(checker) }
+        if let checker { CShareICU_uspoof_close(icu, checker) }
     }
 
     /// Whether `text` mixes scripts more than a highly restrictive profile allows (Latin with
@@ -33,7 +33,7 @@ final class SpoofChecker: @unchecked Sendable {
     func mixesScripts(_ text: String) -> Bool {
         guard let checker, !text.isEmpty else { return false }
         var status = CShareICU_zeroError
-        let result = text.withCString { CShareICU_uspoof_checkUTF8(checker, $0, -1, &status) }
+        let result = text.withCString { CShareICU_uspoof_checkUTF8(icu, checker, $0, -1, &status) }
         return CShareICU_success(status) != 0 && result & CShareICU_checkRestrictionLevel != 0
     }
 
@@ -47,7 +47,7 @@ final class SpoofChecker: @unchecked Sendable {
             var status = CShareICU_zeroError
             var buffer = [CChar](repeating: 0, count: capacity)
             let length = text.withCString {
-                CShareICU_uspoof_getSkeletonUTF8(checker, $0, -1, &buffer, Int32(capacity), &status)
+                CShareICU_uspoof_getSkeletonUTF8(icu, checker, $0, -1, &buffer, Int32(capacity), &status)
             }
             if status == CShareICU_bufferOverflow {
                 capacity = Int(length) + 1

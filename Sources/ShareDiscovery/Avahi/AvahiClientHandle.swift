@@ -20,7 +20,7 @@ final class AvahiClientHandle {
     }
 
     deinit {
-        avahi_client_free(pointer)
+        avahi.avahi_client_free(pointer)
     }
 
     /// Connects with `AVAHI_CLIENT_NO_FAIL`: succeeds while the D-Bus system bus is up, even
@@ -32,15 +32,15 @@ final class AvahiClientHandle {
         poll: ThreadedPoll, callback: AvahiClientCallback, userdata: UnsafeMutableRawPointer
     ) -> Connection {
         var error: Int32 = 0
-        guard let pointer = avahi_client_new(poll.api, AVAHI_CLIENT_NO_FAIL, callback, userdata, &error) else {
+        guard let pointer = avahi.avahi_client_new(poll.api, AVAHI_CLIENT_NO_FAIL, callback, userdata, &error) else {
             return .failed(AvahiErrorCode(rawValue: error))
         }
         return .connected(AvahiClientHandle(pointer: pointer))
     }
 
     /// The client's state (`AVAHI_CLIENT_S_RUNNING`, `AVAHI_CLIENT_CONNECTING`, ...).
-    var state: AvahiClientState { avahi_client_get_state(pointer) }
+    var state: AvahiClientState { avahi.avahi_client_get_state(pointer) }
 
     /// The client's last error.
-    var lastError: AvahiErrorCode { AvahiErrorCode(rawValue: avahi_client_errno(pointer)) }
+    var lastError: AvahiErrorCode { AvahiErrorCode(rawValue: avahi.avahi_client_errno(pointer)) }
 }

@@ -13,14 +13,14 @@ final class AvahiTXTList {
         // add_arbitrary prepends, so add in reverse to keep the order.
         for entry in entries.reversed() {
             list = entry.withUnsafeBufferPointer { bytes in
-                avahi_string_list_add_arbitrary(list, bytes.baseAddress, bytes.count)
+                avahi.avahi_string_list_add_arbitrary(list, bytes.baseAddress, bytes.count)
             }
         }
         pointer = list
     }
 
     deinit {
-        avahi_string_list_free(pointer)
+        avahi.avahi_string_list_free(pointer)
     }
 
     /// Copies the byte strings out of a list Avahi owns (e.g. one passed to a resolver
@@ -29,13 +29,13 @@ final class AvahiTXTList {
         var entries: [[UInt8]] = []
         var node = list
         while let current = node {
-            let size = avahi_string_list_get_size(current)
+            let size = avahi.avahi_string_list_get_size(current)
             if size == 0 {
                 entries.append([])
-            } else if let text = avahi_string_list_get_text(current) {
+            } else if let text = avahi.avahi_string_list_get_text(current) {
                 entries.append(Array(UnsafeBufferPointer(start: text, count: size)))
             }
-            node = avahi_string_list_get_next(current)
+            node = avahi.avahi_string_list_get_next(current)
         }
         return entries
     }

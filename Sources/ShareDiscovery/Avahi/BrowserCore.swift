@@ -131,7 +131,7 @@ final class BrowserCore: @unchecked Sendable {
         case AVAHI_BROWSER_NEW:
             guard let name, let type, let domain, let key = Self.key(interface, `protocol`, name) else { return }
             guard resolvers[key] == nil, aggregator.instanceAdded(key, isLocal: Self.isLocal(flags)) else { return }
-            if let client = avahi_service_browser_get_client(browser),
+            if let client = avahi.avahi_service_browser_get_client(browser),
                 let resolver = ServiceResolverHandle(
                     client: client, interface: interface, protocol: `protocol`, name: name, type: type, domain: domain,
                     callback: browserResolverCallback, userdata: userdata)
@@ -154,7 +154,7 @@ final class BrowserCore: @unchecked Sendable {
                 poll: poll, delay: resolveTimeout, callback: browserAllForNowCallback, userdata: userdata)
         case AVAHI_BROWSER_FAILURE:
             let code =
-                avahi_service_browser_get_client(browser).map { avahi_client_errno($0) }
+                avahi.avahi_service_browser_get_client(browser).map { avahi.avahi_client_errno($0) }
                 ?? AvahiErrorCode.failure.rawValue
             finish(.avahi(operation: "browse for \(self.type) services", code: AvahiErrorCode(rawValue: code)))
             return

@@ -17,14 +17,15 @@ final class EntryGroupHandle {
     init(client: OpaquePointer, callback: AvahiEntryGroupCallback, userdata: UnsafeMutableRawPointer)
         throws(DiscoveryError)
     {
-        guard let pointer = avahi_entry_group_new(client, callback, userdata) else {
-            throw .avahi(operation: "create an entry group", code: AvahiErrorCode(rawValue: avahi_client_errno(client)))
+        guard let pointer = avahi.avahi_entry_group_new(client, callback, userdata) else {
+            throw .avahi(
+                operation: "create an entry group", code: AvahiErrorCode(rawValue: avahi.avahi_client_errno(client)))
         }
         self.pointer = pointer
     }
 
     deinit {
-        avahi_entry_group_free(pointer)
+        _ = avahi.avahi_entry_group_free(pointer)
     }
 
     /// Adds a service on every interface and protocol, without the local-service cookie in
@@ -36,12 +37,12 @@ final class EntryGroupHandle {
     func addServiceAndCommit(name: String, type: String, port: UInt16, txt: [[UInt8]]) -> AvahiErrorCode? {
         let list = AvahiTXTList(txt)
         let flags = AvahiPublishFlags(rawValue: AVAHI_PUBLISH_NO_COOKIE.rawValue)
-        let added = avahi_entry_group_add_service_strlst(
+        let added = avahi.avahi_entry_group_add_service_strlst(
             pointer, AvahiConstants.anyInterface, AvahiConstants.anyProtocol, flags, name, type, nil, nil, port,
             list.pointer)
         guard added >= 0 else { return AvahiErrorCode(rawValue: added) }
         hasService = true
-        let committed = avahi_entry_group_commit(pointer)
+        let committed = avahi.avahi_entry_group_commit(pointer)
         return committed >= 0 ? nil : AvahiErrorCode(rawValue: committed)
     }
 
@@ -49,7 +50,7 @@ final class EntryGroupHandle {
     ///
     /// The corresponding C function is `avahi_entry_group_reset`.
     func reset() {
-        avahi_entry_group_reset(pointer)
+        _ = avahi.avahi_entry_group_reset(pointer)
         hasService = false
     }
 }

@@ -150,7 +150,7 @@ final class PublisherCore: @unchecked Sendable {
             continuation.yield(.published(name: name))
         case AVAHI_ENTRY_GROUP_COLLISION:
             // Another host answered our probes for the name: take the next one.
-            guard let client = avahi_entry_group_get_client(pointer) else { return }
+            guard let client = avahi.avahi_entry_group_get_client(pointer) else { return }
             rename()
             group?.reset()
             register(client: client)
@@ -159,7 +159,7 @@ final class PublisherCore: @unchecked Sendable {
             // now; start over with a fresh connection after a pause (the timer frees the
             // group, not this callback of the group's own).
             let code =
-                avahi_entry_group_get_client(pointer).map { avahi_client_errno($0) }
+                avahi.avahi_entry_group_get_client(pointer).map { avahi.avahi_client_errno($0) }
                 ?? AvahiErrorCode.failure.rawValue
             reportUnavailable(.avahi(operation: "announce the service", code: AvahiErrorCode(rawValue: code)))
             reconnectTimer = PollTimeout(
@@ -198,9 +198,9 @@ final class PublisherCore: @unchecked Sendable {
 
     /// Moves to Avahi's next alternative name ("desk" → "desk #2" → "desk #3") and reports it.
     private func rename() {
-        guard let alternative = avahi_alternative_service_name(name) else { return }
+        guard let alternative = avahi.avahi_alternative_service_name(name) else { return }
         let newName = String(cString: alternative)
-        avahi_free(alternative)
+        avahi.avahi_free(alternative)
         continuation.yield(.renamed(from: name, to: newName))
         name = newName
     }

@@ -16,7 +16,7 @@ extension ServiceAddress {
         default: return nil
         }
         var buffer = [CChar](repeating: 0, count: 64)
-        guard avahi_address_snprint(&buffer, buffer.count, address) != nil else { return nil }
+        guard avahi.avahi_address_snprint(&buffer, buffer.count, address) != nil else { return nil }
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let interfaceName = Self.interfaceName(interfaceIndex)
         self.init(ip: text, family: family, interfaceName: interfaceName, interfaceIndex: interfaceIndex)

@@ -18,7 +18,7 @@ final class ServiceBrowserHandle {
         throws(DiscoveryError)
     {
         guard
-            let pointer = avahi_service_browser_new(
+            let pointer = avahi.avahi_service_browser_new(
                 client.pointer, AvahiConstants.anyInterface, AvahiConstants.anyProtocol, type, nil,
                 AvahiLookupFlags(rawValue: 0), callback,
                 userdata)
@@ -29,6 +29,6 @@ final class ServiceBrowserHandle {
     }
 
     deinit {
-        avahi_service_browser_free(pointer)
+        _ = avahi.avahi_service_browser_free(pointer)
     }
 }

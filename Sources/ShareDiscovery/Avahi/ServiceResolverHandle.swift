@@ -21,7 +21,7 @@ final class ServiceResolverHandle {
         userdata: UnsafeMutableRawPointer
     ) {
         guard
-            let pointer = avahi_service_resolver_new(
+            let pointer = avahi.avahi_service_resolver_new(
                 client, interface, `protocol`, name, type, domain, `protocol`, AvahiLookupFlags(rawValue: 0),
                 callback, userdata)
         else { return nil }
@@ -29,6 +29,6 @@ final class ServiceResolverHandle {
     }
 
     deinit {
-        avahi_service_resolver_free(pointer)
+        _ = avahi.avahi_service_resolver_free(pointer)
     }
 }

@@ -17,7 +17,7 @@ final class ThreadedPoll: @unchecked Sendable {
 
     /// Creates the event loop without starting its thread.
     init() throws(DiscoveryError) {
-        guard let pointer = avahi_threaded_poll_new() else {
+        guard let pointer = avahi.avahi_threaded_poll_new() else {
             throw .avahi(operation: "create its event loop", code: .noMemory)
         }
         self.pointer = pointer
@@ -25,12 +25,12 @@ final class ThreadedPoll: @unchecked Sendable {
 
     deinit {
         // Stops the thread if it still runs, then frees the loop.
-        avahi_threaded_poll_free(pointer)
+        avahi.avahi_threaded_poll_free(pointer)
     }
 
     /// The abstract poll API handed to `avahi_client_new` and used for timeouts.
     var api: UnsafePointer<AvahiPoll> {
-        guard let api = avahi_threaded_poll_get(pointer) else {
+        guard let api = avahi.avahi_threaded_poll_get(pointer) else {
             preconditionFailure("avahi_threaded_poll_get returned NULL")
         }
         return api
@@ -38,7 +38,7 @@ final class ThreadedPoll: @unchecked Sendable {
 
     /// Starts the helper thread.
     func start() throws(DiscoveryError) {
-        guard avahi_threaded_poll_start(pointer) >= 0 else {
+        guard avahi.avahi_threaded_poll_start(pointer) >= 0 else {
             throw .avahi(operation: "start its event loop thread", code: .failure)
         }
         started = true
@@ -48,14 +48,14 @@ final class ThreadedPoll: @unchecked Sendable {
     func stop() {
         guard started else { return }
         started = false
-        avahi_threaded_poll_stop(pointer)
+        _ = avahi.avahi_threaded_poll_stop(pointer)
     }
 
     /// Runs `body` with the loop locked, so no callback runs meanwhile.
     /// Must not be called from a callback (see the type's warning).
     func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        avahi_threaded_poll_lock(pointer)
-        defer { avahi_threaded_poll_unlock(pointer) }
+        avahi.avahi_threaded_poll_lock(pointer)
+        defer { avahi.avahi_threaded_poll_unlock(pointer) }
         return try body()
     }
 }
