@@ -30,10 +30,15 @@ public final class SecureConnection {
 
     /// How many bytes to read from TLS at a time.
     static let readChunk = 256 << 10
+    /// The frame buffer of a connection that receives data: a whole DATA frame and one read fit, so
+    /// it never grows (doubling it would keep 2 MiB per connection).
+    static let receivingBuffer = FrameType.headerSize + FrameType.data.maxPayload + readChunk
     /// Output is flushed automatically past this size.
     public static let flushThreshold = 512 << 10
 
-    private init(socket: TCPSocket, tls: TLSConnection, endpoint: String, limits: ManifestLimits) throws(TransportError) {
+    private init(
+        socket: TCPSocket, tls: TLSConnection, endpoint: String, limits: ManifestLimits, receivesData: Bool
+    ) throws(TransportError) {
         self.socket = socket
         self.tls = tls
         self.endpoint = endpoint
@@ -43,7 +48,8 @@ public final class SecureConnection {
         self.peerFingerprint = fingerprint
         self.peerTrustedBy = tls.peerTrustedBy
         self.peerCATrustProblem = tls.peerCATrustProblem
-        self.decoder = FrameDecoder(capacity: Self.readChunk * 2, limits: limits)
+        self.decoder = FrameDecoder(
+            capacity: receivesData ? Self.receivingBuffer : Self.readChunk * 2, limits: limits)
         output.reserveCapacity(Self.flushThreshold + FrameType.maxDataBytes + 64)
     }
 
@@ -99,7 +105,9 @@ public final class SecureConnection {
         do {
             let tls = try TLSConnection(context: context, socket: socket.descriptor)
             try tls.handshake()
-            return try SecureConnection(socket: socket, tls: tls, endpoint: label, limits: limits)
+            // The accepting side (the receiver) is the one DATA frames come to.
+            return try SecureConnection(
+                socket: socket, tls: tls, endpoint: label, limits: limits, receivesData: !asClient)
         } catch let error as TLSError {
             socket.close()
             if asClient, case .connectionClosed = error { throw .closedDuringHandshake(endpoint: label) }

@@ -91,7 +91,7 @@ public struct FrameDecoder: Sendable {
         if start == end {
             start = 0
             end = 0
-            if storage.count > 4 * baseCapacity { storage = [UInt8](repeating: 0, count: baseCapacity) }
+            if storage.count > 2 * baseCapacity { storage = [UInt8](repeating: 0, count: baseCapacity) }
         }
         return frame
     }

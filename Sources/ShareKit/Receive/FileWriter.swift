@@ -12,7 +12,8 @@ import Glibc
 /// it goes, and checks each file's SHA-256 when it ends.
 ///
 /// The network thread decrypts and decodes while this thread hashes and writes, so both cores
-/// work. A queue bounded in bytes between them keeps memory flat whatever the file size.
+/// work. A queue bounded in bytes between them keeps memory flat whatever the file size, and the
+/// receiver's ``WriterQueueBudget`` bounds what all transfers' queues hold together.
 final class FileWriter: Sendable {
     /// What went wrong on the disk thread; the first failure stops all later work.
     enum Failure: Error, Sendable {
@@ -32,12 +33,16 @@ final class FileWriter: Sendable {
     static let batchBytes = 256 << 10
     static let batchOperations = 256
 
-    /// Bytes of content allowed in flight between the threads.
+    /// Bytes of content allowed in flight between the threads (of this transfer; the
+    /// ``WriterQueueBudget`` bounds all transfers together).
     static let queueBudget = 8 << 20
     /// Start kernel writeback after this many bytes of a file, so the final sync has little left.
     static let writebackInterval: Int64 = 16 << 20
 
-    private let queue = BoundedQueue<[Operation]>(maxCost: FileWriter.queueBudget)
+    /// Batches of operations, with the bytes each took from the budget.
+    private let queue = BoundedQueue<(operations: [Operation], cost: Int)>(maxCost: FileWriter.queueBudget)
+    private let budget: WriterQueueBudget
+    private let account: WriterQueueBudget.Account
     /// Operations collected on the network thread, not yet handed over.
     private let pending = Mutex<(operations: [Operation], bytes: Int)>(([], 0))
     private let state: Mutex<(failure: Failure?, digests: [UInt8], written: Int64)>
@@ -49,7 +54,11 @@ final class FileWriter: Sendable {
     nonisolated(unsafe) private let staging: StagingArea
     private let manifest: Manifest
 
-    init(staging: StagingArea, manifest: Manifest, held: [HeldFile] = []) {
+    init(
+        staging: StagingArea, manifest: Manifest, held: [HeldFile] = [], budget: WriterQueueBudget = WriterQueueBudget()
+    ) {
+        self.budget = budget
+        self.account = budget.open()
         self.staging = staging
         self.manifest = manifest
         self.held = Dictionary(held.map { ($0.fileIndex, $0) }, uniquingKeysWith: { first, _ in first })
@@ -83,7 +92,10 @@ final class FileWriter: Sendable {
             return pending
         }
         guard !batch.operations.isEmpty else { return }
-        queue.push(batch.operations, cost: max(batch.bytes, 1))
+        let cost = max(batch.bytes, 1)
+        // Waits while all transfers' queues hold the receiver's budget (and this one holds some).
+        guard budget.take(cost, for: account) else { return }
+        if !queue.push((batch.operations, cost), cost: cost) { budget.give(cost, from: account) }
     }
 
     private func add(_ operation: Operation, cost: Int) {
@@ -110,6 +122,7 @@ final class FileWriter: Sendable {
     /// Stops the disk thread without waiting for queued work.
     func cancel() {
         queue.cancel()
+        budget.close(account)
     }
 
     /// Writes what was received and queued so far, then stops the disk thread and waits until it let
@@ -135,6 +148,8 @@ final class FileWriter: Sendable {
         var flushedUpTo: Int64 = 0
         defer {
             if fd >= 0 { Glibc.close(fd) }
+            // What is still queued is dropped or was written: the budget gets all of it back.
+            budget.close(account)
             done.signal()
         }
         func fail(_ failure: Failure) {
@@ -142,7 +157,8 @@ final class FileWriter: Sendable {
             queue.cancel()
         }
         while let batch = queue.pop() {
-            for operation in batch {
+            defer { budget.give(batch.cost, from: account) }
+            for operation in batch.operations {
             switch operation {
             case .open(let index, let offset):
                 let current = manifest.entries[manifest.fileEntryIndices[index]]

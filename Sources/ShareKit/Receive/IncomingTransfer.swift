@@ -484,7 +484,8 @@ struct IncomingTransfer {
             let held = staging.heldFiles(manifest)
             have = held.map { HaveRecord(fileIndex: UInt32($0.fileIndex), offset: $0.offset, sha256: $0.digest) }
             resumedBytes = held.reduce(0) { $0 + $1.offset }
-            let writer = FileWriter(staging: staging, manifest: manifest, held: held)
+            let writer = FileWriter(
+                staging: staging, manifest: manifest, held: held, budget: configuration.writerQueueBudget)
             writer.start()
             self.writer = writer
         } catch {

@@ -1,3 +1,4 @@
+internal import CShareLinux
 import Foundation
 public import ShareTLS
 import ShareTransport
@@ -26,6 +27,7 @@ public final class Receiver: Sendable {
     ///   receive folder or inbox; ``TLSError`` for an unusable identity.
     public init(configuration: ReceiverConfiguration, identity: Identity, events: ReceiverEvents) throws {
         ProcessSignals.ignoreBrokenPipes()
+        Self.tuneAllocator
         try StagingArea.createDirectories(configuration.destination)
         do {
             try StagingArea.createDirectories(configuration.inbox, mode: 0o700)
@@ -99,6 +101,27 @@ public final class Receiver: Sendable {
             }
         }
     }
+
+    /// Keeps glibc's malloc from holding on to freed file data, once per process (a setting the user
+    /// made through glibc's own variables is left alone; docs/PERFORMANCE.md §11):
+    /// - 1 MiB chunks and frame buffers get their own mmap, returned at once when freed. glibc would
+    ///   otherwise raise its mmap threshold past them after the first few and carve them from its
+    ///   heaps, where, freed between long-lived small blocks, they stayed resident: with 16 senders
+    ///   the receiver's memory grew by ~10-30 MiB with every round.
+    /// - At most one arena per core (at least 2): each of the many connection and disk threads could
+    ///   otherwise get an arena of its own, each keeping what its thread freed.
+    private static let tuneAllocator: Void = {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["MALLOC_MMAP_THRESHOLD_"] == nil {
+            _ = CShareMalloc_set_mmap_threshold(Int32(allocatorMmapThreshold))
+        }
+        if environment["MALLOC_ARENA_MAX"] == nil {
+            _ = CShareMalloc_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+        }
+    }()
+
+    /// Allocations of this size and more get their own mmap (half a DATA chunk).
+    static let allocatorMmapThreshold = 512 << 10
 
     /// Why a connection that had made no offer yet was dropped (docs/SECURITY.md, "Admission").
     static let dropReason =

@@ -44,6 +44,9 @@ public struct ReceiverConfiguration: Sendable {
     /// Transfers (connections that made their offer) at once; a sender beyond them is told the
     /// receiver is busy, at its HELLO (docs/SECURITY.md, "Admission").
     public var maxConcurrentTransfers = 16
+    /// The bytes of received content all transfers together may hold in memory on their way to the
+    /// disk (shared by every receiver made with this configuration).
+    public var writerQueueBudget = WriterQueueBudget()
     /// Transfers beyond ``maxConcurrentTransfers`` for senders verified here or by a team CA only.
     public var reservedTransfers = 4
     /// Connections at once that have not made their offer yet; when they are all held, the oldest of
