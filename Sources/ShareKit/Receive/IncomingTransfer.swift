@@ -157,10 +157,13 @@ struct IncomingTransfer {
     private mutating func receiveOne() {
         guard let connection else { return }
         var timeout = receiveTimeout
+        // Whether the wait ends with the rate window rather than with the silence timeout.
+        var waitEndsWithWindow = false
         if ratePoliced {
             let window = rateWindow ?? (ContinuousClock.now, connection.bytesReceived)
             rateWindow = window
             let windowLeft = max(window.start + configuration.rateWindow - .now, .milliseconds(1))
+            waitEndsWithWindow = receiveTimeout.map { windowLeft < $0 } ?? true
             timeout = min(timeout ?? windowLeft, windowLeft)
         }
         let arrival = connection.next(orWake: [control.wake], timeout: timeout)
@@ -179,6 +182,9 @@ struct IncomingTransfer {
             rateWindow = (ContinuousClock.now, connection.bytesReceived)
             if case .timedOut = arrival { return }
         }
+        // A wait for the window's end may time out a moment early (the poll's clock is coarser than
+        // this one): that is not the sender's silence; the next call checks the window.
+        if case .timedOut = arrival, waitEndsWithWindow { return }
         switch arrival {
         case .frame(let frame):
             if case .offer = frame {
