@@ -20,7 +20,8 @@
 import PackageDescription
 
 /// Where Debian keeps libdbus's headers: one folder for all, one for this architecture's
-/// `dbus-arch-deps.h` (what `pkg-config --cflags dbus-1` says, without also linking libdbus).
+/// `dbus-arch-deps.h` (what `pkg-config --cflags dbus-1` says, without also linking libdbus). Given to
+/// ShareNotifications and to every target that imports it (built for testing, they read its module).
 let dbusHeaders: [SwiftSetting] = {
     #if arch(x86_64)
         let multiarch = "x86_64-linux-gnu"
@@ -94,9 +95,10 @@ let package = Package(
             dependencies: [
                 "ShareKit", "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
                 "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
-            ]
+            ],
+            swiftSettings: dbusHeaders
         ),
-        .executableTarget(name: "share", dependencies: ["ShareCLI"]),
+        .executableTarget(name: "share", dependencies: ["ShareCLI"], swiftSettings: dbusHeaders),
 
         // Example applications (Examples/*/README.md): their manifests register them with share.
         .executableTarget(name: "scarybugs", dependencies: ["ShareArchive"], path: "Examples/ScaryBugs/Tool"),
@@ -137,9 +139,11 @@ let package = Package(
                 "TypeRegistry", "ShareArchive",
             ]
         ),
-        .testTarget(name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"]),
         .testTarget(
-            name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"]),
+            name: "ShareNotificationsTests", dependencies: ["ShareNotifications", "ShareTestSupport"], swiftSettings: dbusHeaders),
+        .testTarget(
+            name: "ShareCLITests", dependencies: ["ShareCLI", "ShareKit", "ShareTestSupport", "ShareDiscovery"],
+            swiftSettings: dbusHeaders),
         // share itself between simulated LAN hosts (needs root; see Tests/Hosts).
         .testTarget(
             name: "ShareNetworkTests",
