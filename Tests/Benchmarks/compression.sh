@@ -12,8 +12,15 @@
 # alike. Aims: at least 2x at 100 Mbit/s on the text-heavy sets (source, text); never below 0.97x
 # on media or on loopback. Needs root (network namespaces); without it, prints why it was skipped.
 #
+# The sender runs on the CPUs of SENDER_CPUS and the receivers on those of RECEIVER_CPUS (taskset;
+# defaults: 0 and 1 when the machine has two or more), so that the sender's compression does not
+# take the receiver's CPU as it would not between two machines. Received folders are not deleted
+# until the end (they are moved aside): on ext4 without a journal, creating files soon after
+# deleting many is several times slower (docs/PERFORMANCE.md), which made every send of the
+# source tree wait for the receiver's inode search, whatever its compression.
+#
 # Environment: SHARE (default .build/release/share), ROUNDS, SET_MIB, LINKS (default
-# "100mbit 1gbit unlimited loopback").
+# "100mbit 1gbit unlimited loopback"), SENDER_CPUS, RECEIVER_CPUS (empty: not pinned).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SHARE=${SHARE:-$PWD/.build/release/share}
@@ -21,7 +28,13 @@ ROUNDS=${ROUNDS:-3}
 SET_MIB=${SET_MIB:-24}
 LINKS=${LINKS:-100mbit 1gbit unlimited loopback}
 LAN=$PWD/Tests/Hosts/lan.sh
-export SHARE_LAN_PREFIX=shzbench SHARE_LAN_OWNER=$$
+export SHARE_LAN_PREFIX=shzb${SHARE_LAN_TAG:+${SHARE_LAN_TAG:0:4}} SHARE_LAN_OWNER=$$
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+    SENDER_CPUS=${SENDER_CPUS-0} RECEIVER_CPUS=${RECEIVER_CPUS-1}
+fi
+SENDER_PIN=() RECEIVER_PIN=()
+[ -n "${SENDER_CPUS:-}" ] && SENDER_PIN=(taskset -c "$SENDER_CPUS")
+[ -n "${RECEIVER_CPUS:-}" ] && RECEIVER_PIN=(taskset -c "$RECEIVER_CPUS")
 
 echo "### 9. Compression: zstd where it pays against --no-compress, by link rate"
 echo
@@ -35,11 +48,11 @@ lan_bench_setup compression
 
 Tests/Benchmarks/make-compression-sets.sh "$WORK/sets" "$SET_MIB" > "$WORK/sets.txt"
 SETS=$(awk '{ print $1 }' "$WORK/sets.txt")
-mkdir -p "$WORK/alice" "$WORK/bob" "$WORK/carol"
+mkdir -p "$WORK/alice" "$WORK/bob" "$WORK/carol" "$WORK/received"
 "$LAN" up a b >/dev/null
-(as bob "$LAN" run b "$SHARE" receive --port 0 --accept all --dir "$WORK/bob/in" --json > "$WORK/bob.log" 2>&1) &
+(as bob "$LAN" run b "${RECEIVER_PIN[@]}" "$SHARE" receive --port 0 --accept all --dir "$WORK/bob/in" --json > "$WORK/bob.log" 2>&1) &
 RECEIVERS+=($!)
-(as carol "$SHARE" receive --port 0 --accept all --dir "$WORK/carol/in" --json > "$WORK/carol.log" 2>&1) &
+(as carol "${RECEIVER_PIN[@]}" "$SHARE" receive --port 0 --accept all --dir "$WORK/carol/in" --json > "$WORK/carol.log" 2>&1) &
 RECEIVERS+=($!)
 LAN_TARGET=$("$LAN" addr b):$(listening_port "$WORK/bob.log")
 LOOPBACK_TARGET=127.0.0.1:$(listening_port "$WORK/carol.log")
@@ -50,11 +63,11 @@ send_once() {
     [ "$mode" = raw ] && flags=(--no-compress)
     started=$(now)
     if [ "$link" = loopback ]; then
-        (as alice "$SHARE" send "$WORK/sets/$set" --to "$LOOPBACK_TARGET" --no-retry --json "${flags[@]}") > "$out"
-        rm -rf "$WORK/carol/in/$set"
+        (as alice "${SENDER_PIN[@]}" "$SHARE" send "$WORK/sets/$set" --to "$LOOPBACK_TARGET" --no-retry --json "${flags[@]}") > "$out"
+        mv "$WORK/carol/in/$set" "$WORK/received/$link-$set-$mode-$started"
     else
-        (as alice "$LAN" run a "$SHARE" send "$WORK/sets/$set" --to "$LAN_TARGET" --no-retry --json "${flags[@]}") > "$out"
-        rm -rf "$WORK/bob/in/$set"
+        (as alice "$LAN" run a "${SENDER_PIN[@]}" "$SHARE" send "$WORK/sets/$set" --to "$LAN_TARGET" --no-retry --json "${flags[@]}") > "$out"
+        mv "$WORK/bob/in/$set" "$WORK/received/$link-$set-$mode-$started"
     fi
     ended=$(now)
     grep -q '"ok":true' "$out" || { echo "compression bench: a send failed: $(cat "$out")" >&2; exit 1; }

@@ -120,6 +120,31 @@ import Testing
         }
     }
 
+    @Test func onceTheWritesWaitedTheLevelComesDownWhenCompressionFallsBehindBeforeTheWarmUpBytes() {
+        // Text at a ratio of 0.15: 2 MiB stretches put 0.3 MiB on the wire each, far from the 4 MiB
+        // of the warm-up, but writes that took longer than preparing show the socket's buffer full.
+        let stretch = 2 << 20
+        var adaptive = AdaptiveLevel(settings: CompressionSettings())
+        let waited = AdaptiveLevel.Measurement(
+            level: 3, fileBytes: stretch, sourceTime: .milliseconds(2), compressedInput: stretch,
+            compressedOutput: stretch * 15 / 100, compressionTime: .milliseconds(8), wireBytes: stretch * 15 / 100,
+            writeTime: .milliseconds(25))
+        guard case .level(let raised) = adaptive.update(waited), raised > 3 else {
+            Issue.record("a 12.5 MB/s link did not raise the level: \(adaptive.choice)")
+            return
+        }
+        // Then zstd at the higher level takes five times as long as the network (a busy machine).
+        let behind = AdaptiveLevel.Measurement(
+            level: raised, fileBytes: stretch, sourceTime: .milliseconds(2), compressedInput: stretch,
+            compressedOutput: stretch * 14 / 100, compressionTime: .milliseconds(40), wireBytes: stretch * 14 / 100,
+            writeTime: .milliseconds(8))
+        guard case .level(let lowered) = adaptive.update(behind) else {
+            Issue.record("went raw")
+            return
+        }
+        #expect(lowered < raised)
+    }
+
     @Test func aLinkFasterThanCompressionGetsRawBytes() {
         var send = SimulatedSend(linkBytesPerSecond: 10e9)
         send.encryptSeconds = 0.3e-9

@@ -102,7 +102,13 @@ public struct AdaptiveLevel: Sendable {
         // A stretch that began before the warm-up was over may have written into an empty socket
         // buffer: it may raise the level, never lower it, and the first stretch after it starts
         // the network's estimates afresh.
-        let warmedUp = wireBytes >= settings.warmUpWireBytes
+        // The socket's buffer is full too once a stretch's writes took longer than preparing its
+        // bytes: they waited for the network. (Counting wire bytes alone, a send that compresses
+        // well would never warm up: 4 MiB of wire bytes are 24 MiB of text at a ratio of 0.17, so
+        // its level could only go up.)
+        let waited =
+            measurement.wireBytes > 0 && measurement.writeTime > measurement.sourceTime + measurement.compressionTime
+        let warmedUp = warm || wireBytes >= settings.warmUpWireBytes || waited
         if warmedUp && !warm {
             warm = true
             compressedWireCost = nil

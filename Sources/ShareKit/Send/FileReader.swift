@@ -109,13 +109,23 @@ final class FileReader: Sendable {
             startedFile = index
             compressor?.startFile(path: manifest.entries[manifest.fileEntryIndices[index]].path)
         }
-        while let step = cursor.next() {
+        // What reading costs the compressor's level: every moment spent in the cursor since the last
+        // chunk, so opening, checking and closing small files count too, not only their reads.
+        var sourceTime = Duration.zero
+        while true {
+            let began = ContinuousClock.now
+            guard let step = cursor.next() else { break }
+            sourceTime += .now - began
             switch step {
             case .data(let index, let offset, let bytes, let readTime):
                 start(index)
                 var (encoding, payload) = (DataEncoding.raw, bytes)
                 if let compressor {
-                    let chunk = compressor.chunk(fileIndex: UInt32(index), offset: offset, bytes: bytes, sourceTime: readTime)
+                    // With a shared source the group reads: its own time for the chunk is what counts.
+                    let spent = shared == nil ? sourceTime : readTime
+                    sourceTime = .zero
+                    let chunk = compressor.chunk(
+                        fileIndex: UInt32(index), offset: offset, bytes: bytes, sourceTime: spent)
                     (encoding, payload) = (chunk.encoding, chunk.bytes)
                 }
                 if !batch.add(.data(fileIndex: index, offset: offset, encoding: encoding, bytes: payload), cost: payload.count) {
