@@ -20,6 +20,44 @@ struct SocketAddress: Sendable {
         }
     }
 
+    /// The host's address bytes without the port: 4 for IPv4 (also for an IPv4-mapped IPv6
+    /// address), 16 for IPv6; empty for another family.
+    var hostBytes: [UInt8] {
+        withUnsafeBytes(of: storage) { raw -> [UInt8] in
+            switch Int32(storage.ss_family) {
+            case AF_INET:
+                let offset = MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!
+                return Array(raw[offset..<offset + 4])
+            case AF_INET6:
+                let offset = MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!
+                let bytes = Array(raw[offset..<offset + 16])
+                let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xff, 0xff]
+                return bytes.starts(with: mappedPrefix) ? Array(bytes[12...]) : bytes
+            default:
+                return []
+            }
+        }
+    }
+
+    /// Whether the host is a loopback address (127.0.0.0/8, ::1).
+    var isLoopback: Bool {
+        let bytes = hostBytes
+        return bytes.count == 4 ? bytes[0] == 127 : bytes == Array(repeating: 0, count: 15) + [1]
+    }
+
+    /// The address of one end of the connected socket `descriptor` (`getsockname`, or with `peer`
+    /// `getpeername`), or `nil`.
+    static func of(socket descriptor: Int32, peer: Bool) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                peer ? getpeername(descriptor, $0, &length) : getsockname(descriptor, $0, &length)
+            }
+        }
+        return result == 0 ? SocketAddress(storage: storage, length: length) : nil
+    }
+
     /// `address:port` (IPv6 in brackets, with `%scope` when it has one).
     var description: String {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))

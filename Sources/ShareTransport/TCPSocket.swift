@@ -70,6 +70,15 @@ public final class TCPSocket: Sendable {
         return TCPSocket(descriptor: fd, remoteDescription: label)
     }
 
+    /// Whether the peer is on this machine: it has a loopback address, or the address of this end
+    /// (a connection to one of the machine's own addresses stays inside it too).
+    public var peerIsThisMachine: Bool {
+        guard let peer = SocketAddress.of(socket: descriptor, peer: true),
+            let local = SocketAddress.of(socket: descriptor, peer: false)
+        else { return false }
+        return peer.isLoopback || (!peer.hostBytes.isEmpty && peer.hostBytes == local.hostBytes)
+    }
+
     /// Sets how long a blocking read or write may wait before failing with EAGAIN (nil: forever).
     public func setTimeouts(receive: Duration?, send: Duration?) {
         func apply(_ option: Int32, _ duration: Duration?) {

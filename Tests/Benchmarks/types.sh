@@ -195,7 +195,7 @@ if [ "$DIFFER" -gt 0 ]; then
 fi
 echo
 echo "Times are wall clock, each tool started afresh; the 1,000 files are the corpus's first, read from the"
-echo "page cache by both. 'starting share' is the fixed cost of the process (the Swift runtime and, in"
-echo "the static build 'make bench' uses, dynamic loading of OpenSSL, libarchive, Avahi and the other C"
-echo "libraries), which every share command pays. 'No snapshot': the user's type registry snapshot was"
+echo "page cache by both. 'starting share' is the fixed cost of the process (loading and relocating the"
+echo "executable, the Swift runtime and Foundation; OpenSSL, libarchive, Avahi and the other C libraries are"
+echo "opened only by the commands that use them), which every share command pays. 'No snapshot': the user's type registry snapshot was"
 echo "removed before the run, as after an update of shared-mime-info, a registration or a new share."

@@ -52,7 +52,8 @@ import Glibc
 
     @Test func textIsCompressedUnlessNoCompressOrTheSettingSaysOff() throws {
         let dir = TemporaryDirectory("e2e-zstd")
-        let alice = TestMachine("alice", in: dir)
+        // Sender and receiver share this machine, where share never compresses unless told to.
+        let alice = TestMachine("alice", in: dir, extra: ["SHARE_COMPRESS_THIS_MACHINE": "1"])
         let bob = TestMachine("bob", in: dir)
         let text = String(repeating: "2026-01-01T00:00:00 host sshd[42]: Accepted publickey for ada\n", count: 40_000)
         FileTree.writeText(dir.at("server.log"), text)
@@ -76,6 +77,28 @@ import Glibc
         #expect(try payloadBytes([]) == nil, "the setting 'compression' off")
         #expect(FileTree.allPaths(dir.at("inbox")) == ["server (2).log", "server (3).log", "server.log"])
         #expect(FileTree.readText(dir.at("inbox/server (3).log")) == text)
+    }
+
+    @Test func aReceiverOnThisMachineGetsRawData() throws {
+        let dir = TemporaryDirectory("e2e-zstd-local")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let text = String(repeating: "2026-01-01T00:00:00 host sshd[42]: Accepted publickey for ada\n", count: 40_000)
+        FileTree.writeText(dir.at("server.log"), text)
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("inbox"), "--accept", "all", "--json"])
+        defer {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait(timeout: .seconds(30))
+        }
+        let port = try #require(receiver.listeningPort())
+
+        let sent = alice.run(["send", dir.at("server.log"), "--to", "127.0.0.1:\(port)", "--json"])
+
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let report = try #require(jsonObject(sent.stdout))
+        #expect(report["bytes"] as? Int == text.utf8.count)
+        #expect(report["payloadBytes"] is NSNull, "a compressible log to this machine went raw")
+        #expect(FileTree.readText(dir.at("inbox/server.log")) == text)
     }
 
     @Test func withoutATerminalAskDeclinesOnBothSides() throws {

@@ -14,8 +14,13 @@ import TypeRegistry
 /// transfer counts in file bytes, and hostile compressed chunks are refused with nothing placed.
 @Suite struct CompressedTransferTests {
     /// Compression at a fixed level that never reconsiders it, so what is compressed does not
-    /// depend on how fast loopback was this time.
-    static let steady = CompressionSettings(decisionBytes: .max)
+    /// depend on how fast loopback was this time; and to this machine, which share otherwise
+    /// never compresses to.
+    static let steady: CompressionSettings = {
+        var settings = CompressionSettings(decisionBytes: .max)
+        settings.rawToThisMachine = false
+        return settings
+    }()
 
     func sender(in dir: TemporaryDirectory, compression: CompressionSettings = steady) throws -> TestSender {
         var sender = try TestSender(in: dir)

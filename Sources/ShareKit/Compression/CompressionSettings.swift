@@ -27,6 +27,10 @@ public struct CompressionSettings: Sendable, Hashable {
     /// While compression is off, one chunk is compressed after this many file bytes to see whether
     /// the link has become slower than compression.
     public var probeBytes: Int
+    /// Whether a receiver on this machine (a loopback address, or this machine's own address) gets
+    /// raw DATA: between two processes of one machine the "link" is a memory copy that is always
+    /// faster than compressing and decompressing, which only take CPU from both sides.
+    public var rawToThisMachine = true
 
     /// The defaults: levels -5 to 9, starting at 3.
     public init(

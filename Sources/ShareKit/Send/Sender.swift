@@ -458,7 +458,9 @@ private struct SendRun {
         guard let prepared else { return }
         setReceiveTimeout(options.idleTimeout)
         streamStarted = .now
-        if session.features.contains(.zstd) {
+        if session.features.contains(.zstd),
+            !(options.compression.rawToThisMachine && connection.socket.peerIsThisMachine)
+        {
             let pace = LinkPace()
             self.pace = pace
             compressor = ChunkCompressor(settings: options.compression, types: options.compressedTypes, pace: pace)
