@@ -199,10 +199,8 @@ run_share() {
     done
     port=$(sed -n 's/.*"event":"listening".*"port":\([0-9]*\).*/\1/p' "$log" | head -n 1)
     [ -n "$port" ] || fail "share receive did not start: $(cat "$log" "$log.err")"
-    if [ "$mode" = dirty ]; then
-        make_dirty
-        dirty=$(dirty_mib)
-    fi
+    [ "$mode" = dirty ] && make_dirty
+    dirty=$(dirty_mib)
     t0=$(now)
     local sender_status=0
     SHARE_CONFIG_DIR=$WORK/id-sender run_client timeout $STEP_TIMEOUT /usr/bin/time -v -o "$stime" \
@@ -402,8 +400,10 @@ if has_case 2b; then
 echo
 echo "### 2b. Commit while another program has unwritten data on the same filesystem"
 echo
-echo "Quiet, and right after another process (dd) wrote $DIRTY_MIB MiB without syncing it (MiB still"
-echo "dirty when the transfer started: median $(median small share-dirty 11) for the small file, $(median tree share-dirty 11) for the tree)."
+echo "Quiet, and right after another process (dd) wrote $DIRTY_MIB MiB without syncing it. MiB dirty when"
+echo "the transfer started (median): busy $(median small share-dirty 11) for the small file, $(median tree share-dirty 11) for"
+echo "the tree; quiet $(median small share 11) and $(median tree share 11) (other programs' writes; the receiver"
+echo "syncs its own files from 64 MiB)."
 echo
 busy_row() {
     local quiet busy

@@ -25,8 +25,9 @@ final class SyncQueue: Sendable {
         var mayFail = false
     }
 
-    /// Threads that sync at once, per commit.
-    static let threads = 4
+    /// Threads that sync at once, per commit: on a busy disk each `fsync` mostly waits (for its
+    /// writes and a cache flush behind the other program's queued writeback), so many wait at once.
+    static let threads = 16
     /// Descriptors handed to the threads at once.
     static let batchSize = 16
     /// Descriptors open and waiting at most.
