@@ -3,6 +3,8 @@
 #
 #   1. one 1 GiB file:  share  |  openssl s_client -> s_server (TLS 1.3)  |  tar | socat
 #   2. a tree of 10,000 files of 1-16 KiB (one bundle):  share  |  tar | socat
+#   2b. commit under other programs' writes: a 6-byte file and the tree, quiet and while another
+#       process has DIRTY_MIB (default 3072) of unwritten data on the same filesystem
 #   3. peak RSS of the share sender and receiver in every share run
 #   4. discovery latency between two simulated LAN hosts (discovery-latency.sh; needs root)
 #   5. wide-area discovery latency between two routed subnets through BIND (wide-area-latency.sh; needs root)
@@ -15,7 +17,8 @@
 #  11. one sender to 1 and 3 receivers, and 16 senders into one receiver, on simulated hosts behind
 #      200 Mbit/s links (fanout.sh; needs root)
 #
-# share makes what it received durable (syncfs) before it reports success; the references do not.
+# share makes what it received durable (one syncfs, or while other programs have much unwritten
+# data an fsync of each file and folder it wrote) before it reports success; the references do not.
 # Each reference is timed twice in the same run: when its receiving side exits ("as-is") and after
 # a following `sync -f` (syncfs of the receiving filesystem, as share does) returns ("durable").
 # Ratios use the durable time. Every measurement runs ROUNDS times (default 3) into fresh folders,
@@ -26,7 +29,11 @@
 # fails or delivers wrong bytes.
 #
 # Environment: SHARE (the binary, default .build/release/share), ROUNDS (default 3),
-# BENCH_DIR (parent of the scratch folder, default ./bench-out; it is deleted at the end).
+# BENCH_DIR (parent of the scratch folder, default ./bench-out; it is deleted at the end),
+# DIRTY_MIB (unwritten data of the "busy disk" rows, default 3072; at most a quarter of the free
+# memory, so it stays dirty instead of being throttled), CASES (which of 1, 2 and 2b to run, default
+# "1 2 2b"; with 2b alone the quiet tree is still compared with tar), ONLY_LOOPBACK=1 (skips the
+# scripts of 4-11 that follow).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -37,6 +44,11 @@ BIG_BYTES=$((1 << 30))
 TREE_FILES=10000
 STEP_TIMEOUT=300            # seconds any one transfer may take before it is ended
 SOCAT_BUFFER=262144         # socat -b: 256 KiB reads and writes instead of its 8 KiB default
+DIRTY_MIB=${DIRTY_MIB:-3072}
+CASES=" ${CASES:-1 2 2b} "
+has_case() { [[ $CASES == *" $1 "* ]]; }
+AVAILABLE_MIB=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+[ "$DIRTY_MIB" -le $((AVAILABLE_MIB / 4)) ] || DIRTY_MIB=$((AVAILABLE_MIB / 4))
 
 for tool in openssl socat tar perl ss sync cmp /usr/bin/time timeout; do
     command -v "$tool" >/dev/null || { echo "bench: '$tool' is missing (run 'make deps')" >&2; exit 1; }
@@ -52,11 +64,14 @@ WORK=$(mktemp -d "$BENCH_DIR/run.XXXXXX")
 # INT or TERM to this script is handled at once instead of after the transfer.
 SERVER_PID=
 CLIENT_PID=
+# The writer of the "busy disk" rows while it runs (dd), likewise.
+DIRTY_PID=
 
 cleanup() {
     local status=$?
-    for pid in $CLIENT_PID $SERVER_PID; do kill "$pid" 2>/dev/null || true; done
-    for pid in $CLIENT_PID $SERVER_PID; do wait "$pid" 2>/dev/null || true; done
+    for pid in $CLIENT_PID $SERVER_PID $DIRTY_PID; do kill "$pid" 2>/dev/null || true; done
+    for pid in $CLIENT_PID $SERVER_PID $DIRTY_PID; do wait "$pid" 2>/dev/null || true; done
+    rm -f "$WORK/dirty.bin"    # dropping the file drops its unwritten pages
     if [ -n "${KEEP_WORK:-}" ]; then
         echo "bench: kept $WORK" >&2
     else
@@ -113,18 +128,33 @@ cpu_seconds() {
 
 sum_file_sizes() { find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
 
+# Another program's unwritten data on the benchmark's filesystem: dd writes DIRTY_MIB into the
+# page cache and exits; the pages stay dirty while the kernel writes them back (~10 s at this
+# disk's speed). `drop_dirty` deletes the file, which drops what is still unwritten.
+make_dirty() {
+    dd if=/dev/zero of="$WORK/dirty.bin" bs=1M count="$DIRTY_MIB" status=none &
+    DIRTY_PID=$!
+    wait "$DIRTY_PID" || fail "could not write the dirty data"
+    DIRTY_PID=
+}
+drop_dirty() { rm -f "$WORK/dirty.bin"; }
+dirty_mib() { awk '/^Dirty:/ { printf "%d", $2 / 1024 }' /proc/meminfo; }
+
 # ---------------------------------------------------------------------------------------------
 # Inputs, made once per run.
 
 SRC=$WORK/src
-mkdir -p "$SRC/file" "$WORK/id-sender" "$WORK/id-receiver" "$WORK/tls"
+mkdir -p "$SRC/file" "$SRC/small" "$WORK/id-sender" "$WORK/id-receiver" "$WORK/tls"
 note "bench: scratch folder $WORK"
 note "bench: making the inputs (1 GiB file, $TREE_FILES-file tree, TLS key)"
 # Deterministic, incompressible bytes: AES-128-CTR of zeros under a fixed key.
-head -c "$BIG_BYTES" /dev/zero |
-    openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 0 > "$SRC/file/big.bin" 2>/dev/null
-[ "$(stat -c %s "$SRC/file/big.bin")" = "$BIG_BYTES" ] || fail "could not make the 1 GiB input"
+if has_case 1; then
+    head -c "$BIG_BYTES" /dev/zero |
+        openssl enc -aes-128-ctr -nosalt -K 000102030405060708090a0b0c0d0e0f -iv 0 > "$SRC/file/big.bin" 2>/dev/null
+    [ "$(stat -c %s "$SRC/file/big.bin")" = "$BIG_BYTES" ] || fail "could not make the 1 GiB input"
+fi
 TREE_BYTES=$(perl Tests/Benchmarks/make-tree.pl "$SRC/tree" "$TREE_FILES")
+printf 'hello\n' > "$SRC/small/hello.txt"
 [ "$(find "$SRC/tree" -type f | wc -l)" = "$TREE_FILES" ] || fail "could not make the tree"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=bench \
     -keyout "$WORK/tls/key.pem" -out "$WORK/tls/cert.pem" 2>/dev/null
@@ -138,18 +168,23 @@ RESULTS=$WORK/results
 SENDER_FAILURES=0
 
 # ---------------------------------------------------------------------------------------------
-# One transfer of each kind. $1 workload (file|tree), $2 round number.
+# One transfer of each kind. $1 workload (file|tree|small), $2 round number; for share, $3 quiet
+# (default) or dirty (another program's unwritten data on the same filesystem, made just before).
 
 run_share() {
-    local workload=$1 round=$2 input dest log rtime stime slog port t0 t1 expected_files expected_bytes
-    dest=$WORK/r$round/share-$workload
+    local workload=$1 round=$2 mode=${3:-quiet} input dest log rtime stime slog port t0 t1 expected_files expected_bytes
+    local tool=share dirty=0
+    [ "$mode" = dirty ] && tool=share-dirty
+    dest=$WORK/r$round/$tool-$workload
     mkdir -p "$dest"
-    log=$WORK/r$round/share-$workload.receiver.json
-    rtime=$WORK/r$round/share-$workload.receiver.time
-    stime=$WORK/r$round/share-$workload.sender.time
-    slog=$WORK/r$round/share-$workload.sender.json
+    log=$WORK/r$round/$tool-$workload.receiver.json
+    rtime=$WORK/r$round/$tool-$workload.receiver.time
+    stime=$WORK/r$round/$tool-$workload.sender.time
+    slog=$WORK/r$round/$tool-$workload.sender.json
     if [ "$workload" = file ]; then
         input=$SRC/file/big.bin expected_files=1 expected_bytes=$BIG_BYTES
+    elif [ "$workload" = small ]; then
+        input=$SRC/small/hello.txt expected_files=1 expected_bytes=6
     else
         input=$SRC/tree expected_files=$TREE_FILES expected_bytes=$TREE_BYTES
     fi
@@ -164,6 +199,8 @@ run_share() {
     done
     port=$(sed -n 's/.*"event":"listening".*"port":\([0-9]*\).*/\1/p' "$log" | head -n 1)
     [ -n "$port" ] || fail "share receive did not start: $(cat "$log" "$log.err")"
+    [ "$mode" = dirty ] && make_dirty
+    dirty=$(dirty_mib)
     t0=$(now)
     local sender_status=0
     SHARE_CONFIG_DIR=$WORK/id-sender run_client timeout $STEP_TIMEOUT /usr/bin/time -v -o "$stime" \
@@ -171,6 +208,7 @@ run_share() {
     t1=$(now)
     wait "$SERVER_PID" || true
     SERVER_PID=
+    [ "$mode" = dirty ] && drop_dirty
     grep -q '"event":"received"' "$log" ||
         fail "share $workload round $round: nothing received: $(cat "$log" "$log.err" "$slog" "$slog.err")"
     # The data must be there whatever the sender said.
@@ -186,10 +224,26 @@ run_share() {
         SENDER_FAILURES=$((SENDER_FAILURES + 1))
         note "bench: share send reported a failure although the receiver committed everything: $(cat "$slog")"
     fi
-    local seconds
+    local seconds receiver_seconds
     seconds=$(elapsed "$t0" "$t1")
-    echo "$workload share $round $seconds $seconds $(peak_rss_kib "$stime") $(peak_rss_kib "$rtime")" \
-        "$(cpu_seconds "$stime") $(cpu_seconds "$rtime")" >> "$RESULTS"
+    # The receiver's own time, from accepting the offer until the RECEIPT (data, commit, import).
+    receiver_seconds=$(sed -n 's/.*"event":"received".*"seconds":\([0-9.e-]*\).*/\1/p' "$log" | head -n 1)
+    echo "$workload $tool $round $seconds $seconds $(peak_rss_kib "$stime") $(peak_rss_kib "$rtime")" \
+        "$(cpu_seconds "$stime") $(cpu_seconds "$rtime") ${receiver_seconds:-0} $dirty" >> "$RESULTS"
+}
+
+# What one `syncfs` of the benchmark's filesystem waits for while another program has DIRTY_MIB
+# unwritten: `sync -f` right after the dirty data was made (share committed this way before).
+run_syncfs_dirty() {
+    local round=$1 t0 t1 dirty
+    sync
+    make_dirty
+    dirty=$(dirty_mib)
+    t0=$(now)
+    sync -f "$WORK"
+    t1=$(now)
+    drop_dirty
+    echo "small syncfs-dirty $round $(elapsed "$t0" "$t1") $(elapsed "$t0" "$t1") 0 0 0 0 0 $dirty" >> "$RESULTS"
 }
 
 run_openssl() {
@@ -270,11 +324,21 @@ BENCH_STARTED=$(now)
 for round in $(seq "$ROUNDS"); do
     mkdir -p "$WORK/r$round"
     note "bench: round $round of $ROUNDS"
-    run_share file "$round"
-    run_openssl "$round"
-    run_tar file "$round"
-    run_share tree "$round"
-    run_tar tree "$round"
+    if has_case 1; then
+        run_share file "$round"
+        run_openssl "$round"
+        run_tar file "$round"
+    fi
+    if has_case 2 || has_case 2b; then
+        run_share tree "$round"
+        run_tar tree "$round"
+    fi
+    if has_case 2b; then
+        run_share small "$round"
+        run_share small "$round" dirty
+        run_share tree "$round" dirty
+        run_syncfs_dirty "$round"
+    fi
 done
 BENCH_SECONDS=$(elapsed "$BENCH_STARTED" "$(now)")
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -312,6 +376,7 @@ tree_row() {
 
 echo
 echo "## share benchmark: loopback, $(nproc) cores, median of $ROUNDS rounds ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+if has_case 1; then
 echo
 echo "### 1. One 1 GiB file ($BIG_BYTES bytes)"
 echo
@@ -322,6 +387,7 @@ file_row "openssl s_client -> s_server > file" file openssl 4 no
 file_row "openssl s_client -> s_server > file; sync" file openssl 5 yes
 file_row "tar+socat -> socat+tar -x" file tar 4 no
 file_row "tar+socat -> socat+tar -x; sync" file tar 5 yes
+fi
 echo
 echo "### 2. A tree of $TREE_FILES files of 1-16 KiB ($(awk -v b="$TREE_BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB) in 100 folders, sent as one bundle"
 echo
@@ -330,12 +396,37 @@ printf '| %-42s | %7s | %7s | %5s | %-7s | %-20s |\n' "----" "------:" "------:"
 tree_row "share send -> share receive" tree share 5 yes
 tree_row "tar+socat -> socat+tar -x" tree tar 4 no
 tree_row "tar+socat -> socat+tar -x; sync" tree tar 5 yes
+if has_case 2b; then
+echo
+echo "### 2b. Commit while another program has unwritten data on the same filesystem"
+echo
+echo "Quiet, and right after another process (dd) wrote $DIRTY_MIB MiB without syncing it. MiB dirty when"
+echo "the transfer started (median): busy $(median small share-dirty 11) for the small file, $(median tree share-dirty 11) for"
+echo "the tree; quiet $(median small share 11) and $(median tree share 11) (other programs' writes; the receiver"
+echo "syncs its own files from 64 MiB)."
+echo
+busy_row() {
+    local quiet busy
+    quiet=$(median "$2" "$3" "$5")
+    busy=$(median "$2" "$4" "$5")
+    printf '| %-44s | %9s | %9s | %6s | %-20s |\n' "$1" "$quiet" "$busy" "$(ratio "$busy" "$quiet")x" \
+        "$(all_rounds "$2" "$4" "$5")"
+}
+printf '| %-44s | %9s | %9s | %6s | %-20s |\n' "measurement (median seconds)" "quiet" "busy disk" "ratio" "busy, each round (s)"
+printf '| %-44s | %9s | %9s | %6s | %-20s |\n' "----" "----:" "--------:" "----:" "--------------------"
+busy_row "share send, 6-byte file (until it exits)" small share share-dirty 5
+busy_row "  receiver: offer accepted -> RECEIPT" small share share-dirty 10
+busy_row "share send, 10k-file tree (until it exits)" tree share share-dirty 5
+busy_row "  receiver: offer accepted -> RECEIPT" tree share share-dirty 10
+printf '| %-44s | %9s | %9s | %6s | %-20s |\n' "sync -f of the filesystem (one syncfs)" "-" \
+    "$(median small syncfs-dirty 5)" "" "$(all_rounds small syncfs-dirty 5)"
+fi
 echo
 echo "### 3. share's peak RSS and CPU time (median of $ROUNDS rounds; RSS also the largest)"
 echo
 printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "transfer" "sender RSS (MiB)" "receiver RSS (MiB)" "sender CPU (s)" "receiver CPU (s)"
 printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "--------" "----------------" "------------------" "--------------" "----------------"
-for workload in file tree; do
+for workload in $(has_case 1 && echo file) tree; do
     printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "$([ $workload = file ] && echo "1 GiB file" || echo "10k-file tree")" \
         "$(mib "$(median $workload share 6)") (largest $(mib "$(maximum $workload share 6)"))" \
         "$(mib "$(median $workload share 7)") (largest $(mib "$(maximum $workload share 7)"))" \
@@ -343,7 +434,7 @@ for workload in file tree; do
 done
 echo
 
-file_ratio=$(ratio "$(median file openssl 5)" "$(median file share 5)")   # share MB/s / openssl MB/s
+file_ratio=0; has_case 1 && file_ratio=$(ratio "$(median file openssl 5)" "$(median file share 5)")   # share MB/s / openssl MB/s
 tree_ratio=$(ratio "$(median tree share 5)" "$(median tree tar 5)")       # share time / tar time
 rss_max=$( (maximum file share 6; maximum file share 7; maximum tree share 6; maximum tree share 7) | sort -g | tail -n 1)
 aim_row() { printf '| %-50s | %-20s | %-6s |\n' "$@"; }
@@ -351,15 +442,24 @@ echo "### Aims (against the durable references)"
 echo
 aim_row "aim" "measured" "result"
 aim_row "---" "--------" "------"
-aim_row "1 GiB: share MB/s >= 0.8 x (openssl; sync) MB/s" "$file_ratio x" \
+has_case 1 && aim_row "1 GiB: share MB/s >= 0.8 x (openssl; sync) MB/s" "$file_ratio x" \
     "$(verdict "$(awk -v r="$file_ratio" 'BEGIN { print (r >= 0.8) }')")"
 aim_row "10k files: share time <= 2 x (tar+socat; sync)" "$tree_ratio x" \
     "$(verdict "$(awk -v r="$tree_ratio" 'BEGIN { print (r <= 2) }')")"
 aim_row "peak RSS < 64 MiB on each side" "largest $(mib "$rss_max") MiB" \
     "$(verdict "$(awk -v k="$rss_max" 'BEGIN { print (k < 65536) }')")"
+if has_case 2b; then
+small_busy=$(ratio "$(median small share-dirty 5)" "$(median small share 5)")
+tree_busy=$(ratio "$(median tree share-dirty 5)" "$(median tree share 5)")
+aim_row "6-byte file, busy disk <= 1.2 x quiet" "$small_busy x" \
+    "$(verdict "$(awk -v r="$small_busy" 'BEGIN { print (r <= 1.2) }')")"
+aim_row "10k files, busy disk <= 1.2 x quiet" "$tree_busy x" \
+    "$(verdict "$(awk -v r="$tree_busy" 'BEGIN { print (r <= 1.2) }')")"
+fi
 echo
 echo "Each time runs from starting the sending side until the receiving side is done; for share, until"
-echo "'share send' exits after the receiver confirmed a durable commit (syncfs). '; sync' rows add a"
+echo "'share send' exits after the receiver confirmed a durable commit (one syncfs, or on a busy disk an"
+echo "fsync of each file and folder it wrote). '; sync' rows add a"
 echo "following 'sync -f' (syncfs of the receiving filesystem) to the reference's time. MB/s = 10^6 bytes/s."
 echo "socat runs with -b $SOCAT_BUFFER. Load average before / after: $LOAD_BEFORE / $LOAD_AFTER;"
 echo "free memory before: $FREE_BEFORE GiB (the inputs and outputs add ~10 GiB of page cache)."
@@ -375,6 +475,7 @@ fi
 echo
 echo "Whole benchmark: ${BENCH_SECONDS%.*} s."
 echo
+[ -n "${ONLY_LOOPBACK:-}" ] && exit 0
 SHARE="$SHARE" Tests/Benchmarks/types.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/discovery-latency.sh
