@@ -11,41 +11,79 @@ public enum ShareCLI {
 
     /// Runs `share` with `arguments` (including the program name) and returns the exit code.
     public static func run(_ arguments: [String], console: Console) async -> Int32 {
+        switch prepare(arguments, console: console) {
+        case .finished(let status):
+            return status
+        case .ready(let command, let context, let json):
+            do {
+                return try await command.run(context)
+            } catch {
+                return failed(error, json: json, console: console)
+            }
+        }
+    }
+
+    /// Runs `share` with `arguments` on the calling thread, without tasks, when that is all it takes:
+    /// help, the version, a usage error or a ``BlockingCommand`` such as `share types resolve`.
+    /// Returns the exit code, or `nil` (nothing printed) when the command needs ``run(_:console:)``.
+    public static func runWithoutTasks(_ arguments: [String], console: Console) -> Int32? {
+        switch prepare(arguments, console: console) {
+        case .finished(let status):
+            return status
+        case .ready(let command as any BlockingCommand, let context, let json):
+            do {
+                return try command.runBlocking(context)
+            } catch {
+                return failed(error, json: json, console: console)
+            }
+        case .ready:
+            return nil
+        }
+    }
+
+    /// What parsing `arguments` left to do.
+    private enum Preparation {
+        /// Help, the version or a usage error was printed: exit with this code.
+        case finished(Int32)
+        /// Run this command (`json`: it was given --json).
+        case ready(any ShareCommand, CommandContext, json: Bool)
+    }
+
+    private static func prepare(_ arguments: [String], console: Console) -> Preparation {
         let root = CommandTable.root
         let wantsJSON = arguments.dropFirst().prefix { $0 != "--" }.contains("--json")
         switch ArgumentParser.parse(arguments, root: root) {
         case .failure(let error):
-            return usageError(error, root: root, json: wantsJSON, console: console)
+            return .finished(usageError(error, root: root, json: wantsJSON, console: console))
         case .success(.help(let path)):
             console.out(HelpRenderer.help(for: path, width: console.width))
-            return ExitCode.success
+            return .finished(ExitCode.success)
         case .success(.version):
             console.line("share \(version)")
-            return ExitCode.success
+            return .finished(ExitCode.success)
         case .success(.run(let path, let parsed)):
             guard let type = CommandTable.command(for: path) else {
                 console.out(HelpRenderer.help(for: path, width: console.width))
-                return ExitCode.success
+                return .finished(ExitCode.success)
             }
-            let command: any ShareCommand
             do {
-                command = try type.init(parsed)
+                let command = try type.init(parsed)
+                let context = CommandContext(console: console, paths: SharePaths(environment: console.environment))
+                return .ready(command, context, json: parsed.flag("json"))
             } catch {
-                return usageError(error, root: root, json: wantsJSON, console: console)
-            }
-            let context = CommandContext(console: console, paths: SharePaths(environment: console.environment))
-            do {
-                return try await command.run(context)
-            } catch {
-                if parsed.flag("json") { console.line(errorJSON(error.message, outcome: error.outcomeCode).text()) }
-                if let usage = error.usage {
-                    console.err(HelpRenderer.usageError(usage, root: root))
-                } else {
-                    console.error(error.message)
-                }
-                return error.exitCode
+                return .finished(usageError(error, root: root, json: wantsJSON, console: console))
             }
         }
+    }
+
+    private static func failed(_ error: CLIError, json: Bool, console: Console) -> Int32 {
+        if json { console.line(errorJSON(error.message, outcome: error.outcomeCode).text()) }
+        if let usage = error.usage {
+            console.err(HelpRenderer.usageError(usage, root: CommandTable.root))
+        } else {
+            console.error(error.message)
+        }
+        return error.exitCode
     }
 
     private static func usageError(_ error: UsageError, root: CommandSpec, json: Bool, console: Console) -> Int32 {

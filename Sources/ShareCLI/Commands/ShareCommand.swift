@@ -17,3 +17,20 @@ struct CommandContext: Sendable {
     /// Config, data and download folders.
     var paths: SharePaths
 }
+
+/// A command that only reads local files and prints (`share types resolve`). `share` runs it on the
+/// thread it started on, before Swift's concurrency runtime starts any thread of its own
+/// (``ShareCLI/runWithoutTasks(_:console:)``): starting and waking those threads was a third of
+/// the time of typing one file (docs/PERFORMANCE.md §6).
+protocol BlockingCommand: ShareCommand, Sendable {
+    /// Runs the command on the calling thread, which it may block.
+    func runBlocking(_ context: CommandContext) throws(CLIError) -> Int32
+}
+
+extension BlockingCommand {
+    /// From a task: on a thread of its own, never on the cooperative pool.
+    func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
+        let command = self
+        return try await BlockingCall.run { () throws(CLIError) -> Int32 in try command.runBlocking(context) }
+    }
+}

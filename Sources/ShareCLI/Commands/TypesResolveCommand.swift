@@ -7,7 +7,7 @@ import TypeRegistry
 #endif
 
 /// `share types resolve FILE...`: the type each file would get and who would import it.
-struct TypesResolveCommand: ShareCommand {
+struct TypesResolveCommand: BlockingCommand {
     static let spec = CommandSpec(
         name: "resolve",
         abstract: "Show the type of files and the application that would import them.",
@@ -46,10 +46,8 @@ struct TypesResolveCommand: ShareCommand {
         }
     }
 
-    func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
-        let registry = LocalTypes.registry(context)
-        let command = self
-        let failures = await BlockingCall.run { command.resolveAll(registry: registry, context: context) }
+    func runBlocking(_ context: CommandContext) throws(CLIError) -> Int32 {
+        let failures = resolveAll(registry: LocalTypes.registry(context), context: context)
         if failures.isEmpty { return ExitCode.success }
         if files.count == 1 { throw CLIError(failures[0]) }
         for failure in failures { context.console.error(failure) }

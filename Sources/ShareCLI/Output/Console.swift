@@ -51,11 +51,27 @@ public final class Console: Sendable {
     /// The process's real stdout and stderr.
     public static var standard: Console {
         Console(
-            environment: ProcessInfo.processInfo.environment, stderrIsTerminal: isatty(2) == 1,
+            environment: processEnvironment(), stderrIsTerminal: isatty(2) == 1,
             stdinIsTerminal: isatty(0) == 1, stdoutIsTerminal: isatty(1) == 1
         ) { fd, text in
             writeAll(fd, text)
         }
+    }
+
+    /// The process's environment, read from `environ` as `getenv` does (the first of two entries with
+    /// one name wins). Not `ProcessInfo`'s: starting it up took half of the time `share --version`
+    /// spends in Swift code (docs/PERFORMANCE.md §6).
+    static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), environment[String(text[..<equals])] == nil {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return environment
     }
 
     /// Writes all of `text` to `fd`, retrying on EINTR.
