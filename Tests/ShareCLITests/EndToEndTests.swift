@@ -50,10 +50,11 @@ import Glibc
         #expect(FileTree.allPaths(bob.inbox).isEmpty, "the inbox copies are gone once placed")
     }
 
-    @Test func textIsCompressedUnlessNoCompressOrTheSettingSaysOff() throws {
+    @Test func textIsCompressedUnlessNoCompressTheSettingSaysOffOrTheReceiverIsOnThisMachine() throws {
         let dir = TemporaryDirectory("e2e-zstd")
         // Sender and receiver share this machine, where share never compresses unless told to.
         let alice = TestMachine("alice", in: dir, extra: ["SHARE_COMPRESS_THIS_MACHINE": "1"])
+        let carol = TestMachine("carol", in: dir)
         let bob = TestMachine("bob", in: dir)
         let text = String(repeating: "2026-01-01T00:00:00 host sshd[42]: Accepted publickey for ada\n", count: 40_000)
         FileTree.writeText(dir.at("server.log"), text)
@@ -63,8 +64,8 @@ import Glibc
             _ = receiver.wait(timeout: .seconds(30))
         }
         let port = try #require(receiver.listeningPort())
-        func payloadBytes(_ extra: [String]) throws -> Int? {
-            let sent = alice.run(["send", dir.at("server.log"), "--to", "127.0.0.1:\(port)", "--json"] + extra)
+        func payloadBytes(_ extra: [String], from sender: TestMachine? = nil) throws -> Int? {
+            let sent = (sender ?? alice).run(["send", dir.at("server.log"), "--to", "127.0.0.1:\(port)", "--json"] + extra)
             #expect(sent.status == 0, "\(sent.stderr)")
             let report = try #require(jsonObject(sent.stdout))
             #expect(report["bytes"] as? Int == text.utf8.count)
@@ -72,33 +73,12 @@ import Glibc
         }
         let compressed = try #require(try payloadBytes([]), "zstd was in use")
         #expect(compressed < text.utf8.count / 10, "\(compressed) bytes on the wire")
+        #expect(try payloadBytes([], from: carol) == nil, "a compressible log to this machine went raw")
         #expect(try payloadBytes(["--no-compress"]) == nil, "--no-compress: raw, zstd not even offered")
         #expect(alice.run(["config", "set", "compression", "off"]).status == 0)
         #expect(try payloadBytes([]) == nil, "the setting 'compression' off")
-        #expect(FileTree.allPaths(dir.at("inbox")) == ["server (2).log", "server (3).log", "server.log"])
-        #expect(FileTree.readText(dir.at("inbox/server (3).log")) == text)
-    }
-
-    @Test func aReceiverOnThisMachineGetsRawData() throws {
-        let dir = TemporaryDirectory("e2e-zstd-local")
-        let alice = TestMachine("alice", in: dir)
-        let bob = TestMachine("bob", in: dir)
-        let text = String(repeating: "2026-01-01T00:00:00 host sshd[42]: Accepted publickey for ada\n", count: 40_000)
-        FileTree.writeText(dir.at("server.log"), text)
-        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("inbox"), "--accept", "all", "--json"])
-        defer {
-            receiver.signal(SIGTERM)
-            _ = receiver.wait(timeout: .seconds(30))
-        }
-        let port = try #require(receiver.listeningPort())
-
-        let sent = alice.run(["send", dir.at("server.log"), "--to", "127.0.0.1:\(port)", "--json"])
-
-        #expect(sent.status == 0, "\(sent.stderr)")
-        let report = try #require(jsonObject(sent.stdout))
-        #expect(report["bytes"] as? Int == text.utf8.count)
-        #expect(report["payloadBytes"] is NSNull, "a compressible log to this machine went raw")
-        #expect(FileTree.readText(dir.at("inbox/server.log")) == text)
+        #expect(FileTree.allPaths(dir.at("inbox")) == ["server (2).log", "server (3).log", "server (4).log", "server.log"])
+        #expect(FileTree.readText(dir.at("inbox/server (4).log")) == text)
     }
 
     @Test func withoutATerminalAskDeclinesOnBothSides() throws {
