@@ -58,13 +58,7 @@ import TypeRegistry
         let provider = RegistryProvider(
             applications: store, environment: ["HOME": dir.at("home"), "XDG_DATA_DIRS": "/usr/share"])
         #expect(provider.current().handlers(for: "com.example.note").best == nil)
-        let manifest = dir.at("Notes.plist")
-        FileTree.writeText(
-            manifest,
-            TestApps.manifest(
-                id: "com.example.notes", name: "Notes", typeID: "com.example.note", ext: "note",
-                importer: TestApps.folder("copy", "Store")))
-        _ = try store.register(manifestAt: manifest, homeDirectory: dir.at("home"))
+        try TestApps.registerNotes(in: store, dir: dir)
         #expect(provider.current().handlers(for: "com.example.note").best?.applicationID == "com.example.notes")
         try store.unregister("com.example.notes")
         #expect(provider.current().handlers(for: "com.example.note").best == nil)

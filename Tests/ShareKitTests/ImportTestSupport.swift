@@ -64,6 +64,18 @@ enum TestApps {
         return try ApplicationRegistration.load(manifestAt: path, homeDirectory: dir.at("home"))
     }
 
+    /// Registers "Notes" (`com.example.notes`, which imports `.note` files by copying them into
+    /// `Store`) in `store`, from a manifest written to `dir/Notes.plist`.
+    static func registerNotes(in store: ApplicationStore, dir: TemporaryDirectory) throws {
+        let path = dir.at("Notes.plist")
+        FileTree.writeText(
+            path,
+            manifest(
+                id: "com.example.notes", name: "Notes", typeID: "com.example.note", ext: "note",
+                importer: folder("copy", "Store")))
+        _ = try store.register(manifestAt: path, homeDirectory: dir.at("home"))
+    }
+
     /// A registry of the built-in types, the installed database and `applications`.
     static func registry(_ applications: [ApplicationRegistration]) -> TypeRegistry {
         TypeRegistry(sharedMimeInfo: database, applications: applications)

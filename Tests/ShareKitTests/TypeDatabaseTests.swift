@@ -110,13 +110,7 @@ import TypeRegistry
 
         // So does a registration.
         try plant()
-        let manifest = dir.at("Notes.plist")
-        FileTree.writeText(
-            manifest,
-            TestApps.manifest(
-                id: "com.example.notes", name: "Notes", typeID: "com.example.note", ext: "note",
-                importer: TestApps.folder("copy", "Store")))
-        _ = try store.register(manifestAt: manifest, homeDirectory: dir.at("home"))
+        try TestApps.registerNotes(in: store, dir: dir)
         #expect(current().handlers(for: "com.example.note").best?.applicationID == "com.example.notes")
         #expect(current().resolve(ResolutionRequest(fileName: "stout.btkr2")).mimeType == "application/x-beertracker")
 
