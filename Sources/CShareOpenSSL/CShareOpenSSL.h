@@ -4,7 +4,8 @@
 // Some OpenSSL "functions" are macros too complex for the Clang importer; each one gets a
 // `static inline` shim here, prefixed `CShareOpenSSL_` (the original name cannot be reused: the
 // macro would expand over it). A shim whose macro calls an OpenSSL function takes that function
-// from the table as its first argument and does what the macro's definition does.
+// from the table as its first argument and does what the macro's definition does. The
+// `SSL_CTX_set_*` macros over `SSL_CTX_ctrl` need none: TLSContext calls `SSL_CTX_ctrl` itself.
 #ifndef CSHARE_OPENSSL_H
 #define CSHARE_OPENSSL_H
 
@@ -168,35 +169,8 @@
 CSHARE_LIBRARY(
     CShareOpenSSL, CSHARE_OPENSSL_FUNCTIONS, "libssl.so." CSHARE_LIBRARY_STRING(OPENSSL_SHLIB_VERSION), "libssl3")
 
-typedef __typeof__(&SSL_CTX_ctrl) CShareOpenSSL_SSL_CTX_ctrl_function;
-
-static inline long CShareOpenSSL_SSL_CTX_set_min_proto_version(
-    CShareOpenSSL_SSL_CTX_ctrl_function _Nonnull ctrl, SSL_CTX *ctx, int version) {
-    return ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, version, NULL);
-}
-
-static inline long CShareOpenSSL_SSL_CTX_set_max_proto_version(
-    CShareOpenSSL_SSL_CTX_ctrl_function _Nonnull ctrl, SSL_CTX *ctx, int version) {
-    return ctrl(ctx, SSL_CTRL_SET_MAX_PROTO_VERSION, version, NULL);
-}
-
-static inline long CShareOpenSSL_SSL_CTX_set_mode(
-    CShareOpenSSL_SSL_CTX_ctrl_function _Nonnull ctrl, SSL_CTX *ctx, long mode) {
-    return ctrl(ctx, SSL_CTRL_MODE, mode, NULL);
-}
-
-static inline long CShareOpenSSL_SSL_CTX_set_session_cache_mode(
-    CShareOpenSSL_SSL_CTX_ctrl_function _Nonnull ctrl, SSL_CTX *ctx, long mode) {
-    return ctrl(ctx, SSL_CTRL_SET_SESS_CACHE_MODE, mode, NULL);
-}
-
 static inline long CShareOpenSSL_BIO_get_mem_data(__typeof__(&BIO_ctrl) _Nonnull ctrl, BIO *bio, char **pp) {
     return ctrl(bio, BIO_CTRL_INFO, 0, (char *)pp);
-}
-
-static inline long CShareOpenSSL_SSL_CTX_set_read_ahead(
-    CShareOpenSSL_SSL_CTX_ctrl_function _Nonnull ctrl, SSL_CTX *ctx, int yes) {
-    return ctrl(ctx, SSL_CTRL_SET_READ_AHEAD, yes, NULL);
 }
 
 // `SSL_OP_*` are built with `SSL_OP_BIT(n)`, a cast the Clang importer does not take.
@@ -206,12 +180,6 @@ static inline uint64_t CShareOpenSSL_SSL_OP_NO_TICKET(void) {
 
 static inline uint64_t CShareOpenSSL_SSL_OP_NO_RENEGOTIATION(void) {
     return SSL_OP_NO_RENEGOTIATION;
-}
-
-// Adds `x509` (a new reference) to the chain the context presents after its certificate.
-static inline long CShareOpenSSL_SSL_CTX_add1_chain_cert(
-    CShareOpenSSL_SSL_CTX_ctrl_function _Nonnull ctrl, SSL_CTX *ctx, X509 *x509) {
-    return ctrl(ctx, SSL_CTRL_CHAIN_CERT, 1, (char *)x509);
 }
 
 // RFC 2253 distinguished names with UTF-8 kept as UTF-8 (control characters are still escaped).

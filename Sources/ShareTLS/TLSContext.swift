@@ -82,8 +82,8 @@ public final class TLSContext: @unchecked Sendable {
         self.identity = identity
         self.anchors = anchors
 
-        guard CShareOpenSSL_SSL_CTX_set_min_proto_version(openssl.SSL_CTX_ctrl, context, version) == 1,
-            CShareOpenSSL_SSL_CTX_set_max_proto_version(openssl.SSL_CTX_ctrl, context, version) == 1
+        guard control(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(version)) == 1,
+            control(context, SSL_CTRL_SET_MAX_PROTO_VERSION, Int(version)) == 1
         else {
             throw TLSContext.failure("restricting the TLS version", "SSL_CTX_set_min/max_proto_version failed")
         }
@@ -91,7 +91,7 @@ public final class TLSContext: @unchecked Sendable {
         // No resumption: every connection verifies the peer's certificate in full.
         _ = openssl.SSL_CTX_set_options(
             context, CShareOpenSSL_SSL_OP_NO_TICKET() | CShareOpenSSL_SSL_OP_NO_RENEGOTIATION())
-        _ = CShareOpenSSL_SSL_CTX_set_session_cache_mode(openssl.SSL_CTX_ctrl, context, Int(SSL_SESS_CACHE_OFF))
+        _ = control(context, SSL_CTRL_SET_SESS_CACHE_MODE, Int(SSL_SESS_CACHE_OFF))
         guard openssl.SSL_CTX_set_num_tickets(context, 0) == 1 else {
             throw TLSContext.failure("turning off session tickets", "SSL_CTX_set_num_tickets failed")
         }
@@ -100,10 +100,10 @@ public final class TLSContext: @unchecked Sendable {
         openssl.SSL_CTX_set_verify(context, mode, verifyPeerCertificate)
 
         // Present exactly the chain the identity holds: never one OpenSSL builds from the team CAs' store.
-        _ = CShareOpenSSL_SSL_CTX_set_mode(openssl.SSL_CTX_ctrl, context, Int(SSL_MODE_NO_AUTO_CHAIN))
+        _ = control(context, SSL_CTRL_MODE, Int(SSL_MODE_NO_AUTO_CHAIN))
 
         // Large reads: fetch whatever has arrived (up to readBufferLength) with each recv.
-        _ = CShareOpenSSL_SSL_CTX_set_read_ahead(openssl.SSL_CTX_ctrl, context, 1)
+        _ = control(context, SSL_CTRL_SET_READ_AHEAD, 1)
         openssl.SSL_CTX_set_default_read_buffer_len(context, TLSContext.readBufferLength)
 
         // The team CAs: the handshake verifies peers against them (an unknown issuer is still accepted, see
@@ -121,7 +121,7 @@ public final class TLSContext: @unchecked Sendable {
             }
             // A CA-issued certificate goes out with the chain it was installed with (intermediate CAs).
             for certificate in identity.chain {
-                guard CShareOpenSSL_SSL_CTX_add1_chain_cert(openssl.SSL_CTX_ctrl, context, certificate.pointer) == 1
+                guard control(context, SSL_CTRL_CHAIN_CERT, 1, UnsafeMutableRawPointer(certificate.pointer)) == 1
                 else {
                     throw TLSContext.failure("loading this node's certificate chain", "SSL_CTX_add1_chain_cert failed")
                 }
@@ -131,6 +131,14 @@ public final class TLSContext: @unchecked Sendable {
 
     deinit {
         openssl.SSL_CTX_free(pointer)
+    }
+
+    /// `SSL_CTX_ctrl(context, command, value, parg)`: what OpenSSL's `SSL_CTX_set_*` macros
+    /// (`SSL_CTX_set_min_proto_version`, `SSL_CTX_set_mode`, `SSL_CTX_add1_chain_cert`, ...) expand to.
+    private func control(
+        _ context: OpaquePointer, _ command: Int32, _ value: Int, _ parg: UnsafeMutableRawPointer? = nil
+    ) -> Int {
+        openssl.SSL_CTX_ctrl(context, command, value, parg)
     }
 
     private static func failure(_ operation: String, _ fallback: String) -> TLSError {
