@@ -60,12 +60,8 @@ public final class TCPListener: Sendable {
             Glibc.close(fd)
             throw .cannotListen(port: port, errno: code)
         }
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.port = UInt16(SocketAddress(storage: storage, length: length).description.split(separator: ":").last ?? "0") ?? port
+        let bound = SocketAddress.of(socket: fd, peer: false)?.description
+        self.port = UInt16(bound?.split(separator: ":").last ?? "0") ?? port
         self.descriptor = fd
     }
 

@@ -155,17 +155,18 @@ public struct Inbox: Sendable {
         }
     }
 
-    /// The JSON of an entry (pretty, sorted keys, ISO 8601 dates).
+    /// The JSON of an entry (pretty, sorted keys, ISO 8601 dates to the millisecond: entries
+    /// received within one second still list and import in the order they arrived).
     static func encode(_ entry: InboxEntry) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = StoredDates.encoding
         return (try? encoder.encode(entry)) ?? Data()
     }
 
     private static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = StoredDates.decoding
         return decoder
     }
 }

@@ -134,34 +134,17 @@ public struct PartialStore: Sendable {
     /// A record stored as `data` (dates as ``encode(_:)`` writes them), if valid.
     static func decode<Record: Decodable>(_ data: Data, as type: Record.Type) -> Record? {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = timestamp(withFraction: true).date(from: text) ?? timestamp(withFraction: false).date(from: text)
-            else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date: \(text)"))
-            }
-            return date
-        }
+        decoder.dateDecodingStrategy = StoredDates.decoding
         return try? decoder.decode(type, from: data)
     }
 
-    /// The metadata as stored, with times to the millisecond: "oldest first" holds for two
-    /// transfers kept within one second.
+    /// The metadata as stored, with times to the millisecond (``StoredDates``): "oldest first" holds
+    /// for two transfers kept within one second.
     static func encode(_ partial: some Encodable) -> Data {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(timestamp(withFraction: true).string(from: date))
-        }
+        encoder.dateEncodingStrategy = StoredDates.encoding
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(partial)) ?? Data()
-    }
-
-    /// An ISO 8601 timestamp format, with or without fractional seconds.
-    private static func timestamp(withFraction: Bool) -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        if withFraction { formatter.formatOptions.insert(.withFractionalSeconds) }
-        return formatter
     }
 
     /// Bytes of regular files under `path` (links not followed).
