@@ -425,11 +425,17 @@ private struct SendRun {
                 outcome = .success(receipt)
             case .failed(let failure):
                 question?.ticket.withdraw("the transfer ended: \(failure)")
-                if outcome == nil { outcome = .failure(.failed(failure)) }
+                if outcome == nil { outcome = .failure(.failed(Self.naming(connection.endpoint, in: failure))) }
             case .close:
                 break
             }
         }
+    }
+
+    /// A lost connection says which receiver it was with, as the transport's own errors do.
+    private static func naming(_ endpoint: String, in failure: TransferFailure) -> TransferFailure {
+        guard case .connectionLost(let during) = failure else { return failure }
+        return .connectionLost(during: "with \(endpoint) " + during)
     }
 
     private mutating func handle(_ error: ConnectionError) {
