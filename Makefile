@@ -97,14 +97,16 @@ build: deps
 # about 10 ms less CPU for every command (docs/PERFORMANCE.md §6). The C libraries (OpenSSL, Avahi,
 # libarchive, ...) stay Debian's shared libraries. It is built in its own scratch folder, because the flag
 # changes every compile (`make release-static`); the test helpers (ShareFaultProxy needs Swift Testing, which
-# has no static build) and the examples come from the ordinary release build (`make release`).
+# has no static build) and the examples come from the ordinary release build (`make release`). Without the
+# build folder in its library search path (--disable-local-rpath): an installed share never loads a libssl or
+# other library placed beside it, and does not look there for each library at every start.
 STATIC_BUILD := .build/static/release
 
 release: deps
 	$(SWIFT) build -c release
 
 release-static: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product share --scratch-path .build/static
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product share --scratch-path .build/static
 
 demo: release
 	Examples/demo.sh

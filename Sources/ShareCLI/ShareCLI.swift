@@ -30,14 +30,13 @@ public enum ShareCLI {
         switch prepare(arguments, console: console) {
         case .finished(let status):
             return status
-        case .ready(let command as any BlockingCommand, let context, let json):
+        case .ready(let command, let context, let json):
+            guard let command = command.blocking else { return nil }
             do {
                 return try command.runBlocking(context)
             } catch {
                 return failed(error, json: json, console: console)
             }
-        case .ready:
-            return nil
         }
     }
 

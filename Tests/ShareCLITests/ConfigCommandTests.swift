@@ -81,6 +81,22 @@ import Testing
         #expect(FileTree.readText(bob.config + "/settings.json") == before)
     }
 
+    @Test func theDefaultReceiveFolderIsTheDownloadFolderOfUserDirs() throws {
+        let dir = TemporaryDirectory("config-user-dirs")
+        let bob = TestMachine("bob", in: dir)
+        FileTree.makeFolder(bob.home + "/.config")
+        // As xdg-user-dirs writes it, kept elsewhere and linked in, as dotfile managers do.
+        FileTree.writeText(
+            dir.at("dotfiles-user-dirs"), "# written by xdg-user-dirs-update\nXDG_DESKTOP_DIR=\"$HOME/Desktop\"\nXDG_DOWNLOAD_DIR=\"$HOME/Téléchargements\"\n")
+        symlink(dir.at("dotfiles-user-dirs"), bob.home + "/.config/user-dirs.dirs")
+        #expect(bob.run(["config", "get", "dir"]).stdout == bob.home + "/Téléchargements\n")
+
+        // A download folder that is the home folder itself is not taken (xdg-user-dirs: disabled).
+        unlink(bob.home + "/.config/user-dirs.dirs")
+        FileTree.writeText(bob.home + "/.config/user-dirs.dirs", "XDG_DOWNLOAD_DIR=\"$HOME/\"\n")
+        #expect(bob.run(["config", "get", "dir"]).stdout == bob.home + "/Downloads\n")
+    }
+
     @Test func aFileInTheFolderIsNotAReceiveFolder() throws {
         let dir = TemporaryDirectory("config-dir")
         let bob = TestMachine("bob", in: dir)

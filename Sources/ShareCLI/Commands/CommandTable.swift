@@ -63,6 +63,12 @@ enum CommandTable {
 
     /// The command type for a resolved path.
     static func command(for path: [CommandSpec]) -> (any ShareCommand.Type)? {
-        commands[path.map(\.name).joined(separator: " ")]
+        // Joined by hand: `joined(separator:)` looks its element type up in the Swift runtime by name.
+        var key = ""
+        for spec in path {
+            if !key.isEmpty { key += " " }
+            key += spec.name
+        }
+        return commands[key]
     }
 }

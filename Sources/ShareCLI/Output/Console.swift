@@ -62,7 +62,10 @@ public final class Console: Sendable {
     /// one name wins). Not `ProcessInfo`'s: starting it up took half of the time `share --version`
     /// spends in Swift code (docs/PERFORMANCE.md §6).
     static func processEnvironment() -> [String: String] {
+        var count = 0
+        while environ[count] != nil { count += 1 }
         var environment: [String: String] = [:]
+        environment.reserveCapacity(count)
         var entry = environ
         while let pointer = entry.pointee {
             let text = String(cString: pointer)

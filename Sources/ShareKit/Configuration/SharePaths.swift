@@ -44,11 +44,14 @@ public struct SharePaths: Sendable {
 
     /// Reads `XDG_DOWNLOAD_DIR="$HOME/..."` from `user-dirs.dirs`.
     private static func userDirsDownload(configHome: String, home: String) -> String? {
-        guard let text = try? String(contentsOfFile: configHome + "/user-dirs.dirs", encoding: .utf8) else { return nil }
+        guard let bytes = POSIX.readFile(configHome + "/user-dirs.dirs", limit: 1 << 20, followingLinks: true) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         for line in text.split(separator: "\n") where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
             var value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(in: .whitespaces)
             if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 { value = String(value.dropFirst().dropLast()) }
             value = value.replacingOccurrences(of: "$HOME", with: home)
+            while value.count > 1 && value.hasSuffix("/") { value.removeLast() }
+            // xdg-user-dirs writes "$HOME/" for a folder the user turned off.
             if value.hasPrefix("/") && value != home { return value }
         }
         return nil

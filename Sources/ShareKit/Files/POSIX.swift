@@ -30,6 +30,28 @@ enum POSIX {
         }
     }
 
+    /// The whole of the regular file at `path` (a symbolic link is followed only if
+    /// `followingLinks`), or `nil` when it cannot be opened or read, is not a regular file or holds
+    /// more than `limit` bytes. Without Foundation, whose readers build an error for a missing file.
+    static func readFile(_ path: String, limit: Int, followingLinks: Bool = false) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { return nil }
+        let size = Int(info.st_size)
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let read = readSome(fd, UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+                if read <= 0 { break }
+                count += read
+            }
+            complete = count == size
+        }
+        return complete ? bytes : nil
+    }
+
     /// The names in the directory open at `fd` (without `.` and `..`), sorted by bytes. Takes
     /// ownership of `fd`.
     static func directoryNames(consuming fd: Int32) -> [String]? {

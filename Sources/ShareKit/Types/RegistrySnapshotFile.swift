@@ -44,7 +44,7 @@ struct RegistrySnapshotFile {
 
     /// The registry of the snapshot, when it was written for `key`.
     func registry(key: String, applications: [ApplicationRegistration]) -> TypeRegistry? {
-        guard let bytes = read() else { return nil }
+        guard let bytes = POSIX.readFile(path, limit: Self.maximumSize) else { return nil }
         return try? TypeRegistry(snapshot: bytes, key: key, applications: applications)
     }
 
@@ -58,28 +58,6 @@ struct RegistrySnapshotFile {
         } catch {
             return
         }
-    }
-
-    private func read() -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= Self.maximumSize else {
-            return nil
-        }
-        let size = Int(info.st_size)
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let rest = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...]))
-                let read = POSIX.readSome(fd, rest)
-                if read <= 0 { break }
-                count += read
-            }
-            complete = count == size
-        }
-        return complete ? bytes : nil
     }
 
     /// This executable's identity (a rebuilt or reinstalled share may merge differently), or `nil`.
