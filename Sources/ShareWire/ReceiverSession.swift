@@ -212,12 +212,13 @@ public struct ReceiverSession: Sendable {
         return [.send(.error(error.peerError(from: "receiver"))), .failed(.protocolViolation(error)), .close]
     }
 
-    /// The connection ended (end of stream or an I/O error).
-    public mutating func connectionClosed() -> [Action] {
+    /// The connection ended (end of stream or an I/O error); `reason` says why when it was more
+    /// than the peer going away (data that failed TLS's integrity check, say).
+    public mutating func connectionClosed(because reason: String? = nil) -> [Action] {
         switch state {
         case .done, .failed: return []
         default:
-            let during = describeState()
+            let during = describeState() + (reason.map { ": " + $0 } ?? "")
             state = .failed
             return [.failed(.connectionLost(during: during)), .close]
         }

@@ -163,11 +163,7 @@ import Glibc
             #expect("\(error)".contains("bad record mac"), "the sender hears of the integrity failure: \(error)")
         }
         let failure = try #require(await harness.nextFailure(), "the receiver reports a failure")
-        withKnownIssue(
-            "the receiver's outcome says only that the connection was lost, not why (the TLS reason is dropped)"
-        ) {
-            #expect("\(failure)".contains("bad record mac"), "TLS caught the flipped byte: \(failure)")
-        }
+        #expect("\(failure)".contains("bad record mac"), "TLS caught the flipped byte: \(failure)")
         #expect(leftovers(harness.destination).isEmpty, "nothing landed")
         #expect(proxy.connections.first.map { $0.upstream > 600_000 } == true, "the flipped byte was forwarded")
     }

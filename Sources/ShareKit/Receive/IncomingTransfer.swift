@@ -199,8 +199,18 @@ struct IncomingTransfer {
             perform(session.fail(PeerError(.timedOut, "the receiver heard nothing from the sender for \(seconds) s")))
         case .failure(.wire(let error)):
             perform(session.fail(error))
-        case .end, .failure:
+        case .end:
             perform(control.isStopping ? session.fail(stoppedError) : session.connectionClosed())
+        case .failure(.transport(let error)):
+            perform(control.isStopping ? session.fail(stoppedError) : session.connectionClosed(because: Self.reason(error)))
+        }
+    }
+
+    /// Why a connection failed, when it was more than the sender going away (closed or reset).
+    private static func reason(_ error: TransportError) -> String? {
+        switch error {
+        case .closed, .tls(_, .connectionClosed), .tls(_, .connectionReset): nil
+        default: error.description
         }
     }
 
