@@ -79,6 +79,15 @@ public final class TCPSocket: Sendable {
         return peer.isLoopback || (!peer.hostBytes.isEmpty && peer.hostBytes == local.hostBytes)
     }
 
+    /// Bytes written to the socket that the peer has not acknowledged yet (`SIOCOUTQ`: not sent,
+    /// or sent and not acknowledged), or nil when the kernel does not say. A queue that stays
+    /// near empty while the sender writes as fast as it can means the link takes everything.
+    public var unacknowledgedBytes: Int? {
+        var queued: Int32 = 0
+        // SIOCOUTQ is TIOCOUTQ (linux/sockios.h).
+        return ioctl(descriptor, UInt(TIOCOUTQ), &queued) == 0 ? Int(queued) : nil
+    }
+
     /// Sets how long a blocking read or write may wait before failing with EAGAIN (nil: forever).
     public func setTimeouts(receive: Duration?, send: Duration?) {
         func apply(_ option: Int32, _ duration: Duration?) {

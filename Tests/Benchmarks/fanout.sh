@@ -52,10 +52,6 @@ start_receiver() {
     RECEIVER_PID=$!
     RECEIVERS+=("$RECEIVER_PID")
 }
-peak_rss_kib() { sed -n 's/.*Maximum resident set size (kbytes): *//p' "$1"; }
-cpu_seconds() { awk -F': *' '/User time \(seconds\)|System time \(seconds\)/ { t += $2 } END { printf "%.2f", t }' "$1"; }
-# User + system CPU seconds of a running process so far.
-process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat"; }
 # Runs `share send` ($1: who, $2: host, then its arguments) under /usr/bin/time into $WORK/$1.time,
 # sampling its bytes read until it exits; appends "seconds rchar" to $WORK/$1.run.
 timed_send() {

@@ -39,3 +39,19 @@ listening_port() {
     echo "bench: the receiver did not start: $(cat "$1")" >&2
     exit 1
 }
+
+# Peak RSS in KiB and user + system CPU seconds from a `/usr/bin/time -v` report.
+peak_rss_kib() { sed -n 's/.*Maximum resident set size (kbytes): *//p' "$1"; }
+cpu_seconds() { awk -F': *' '/User time \(seconds\)|System time \(seconds\)/ { t += $2 } END { printf "%.2f", t }' "$1"; }
+# User + system CPU seconds of a running process so far.
+process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat"; }
+# The `share` process started under PID (itself, or the first `share` among its first descendants:
+# `lan.sh run` and taskset sit between), or PID when there is none yet.
+share_process() {
+    local pid=$1
+    for _ in 1 2 3 4 5; do
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = share ] && { echo "$pid"; return; }
+        pid=$(pgrep -P "$pid" | head -n 1) || break
+    done
+    echo "$1"
+}

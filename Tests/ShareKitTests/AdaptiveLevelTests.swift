@@ -21,6 +21,9 @@ import Testing
         /// The first wire bytes are taken at once, into the socket's buffer.
         var socketBuffer = 4 << 20
         var wireSoFar = 0
+        /// Seconds so far, and whether the socket reports its unacknowledged bytes.
+        var elapsed = 0.0
+        var reportsQueue = false
         /// While raw, every eighth stretch is a probe at the probe level.
         var rawStretches = 0
 
@@ -46,9 +49,12 @@ import Testing
             let seconds = max(preparing, encrypting, buffered ? 0 : linkTime)
             // The network thread waits in write only while the link is the bottleneck.
             let writing = !buffered && linkTime >= preparing ? max(linkTime, encrypting) : encrypting
+            elapsed += seconds
+            // What the link has not taken yet sits in the socket (up to its buffer).
+            let queued = min(socketBuffer, max(0, wireSoFar - Int(linkBytesPerSecond * elapsed)))
             var measurement = AdaptiveLevel.Measurement(
                 level: level ?? 0, fileBytes: Self.stretch, sourceTime: .seconds(file * sourceSeconds),
-                wireBytes: Int(wire), writeTime: .seconds(writing))
+                wireBytes: Int(wire), writeTime: .seconds(writing), queuedBytes: reportsQueue ? queued : nil)
             if let cost {
                 measurement.compressedInput = Self.stretch
                 measurement.compressedOutput = Int(wire)
@@ -143,6 +149,35 @@ import Testing
             return
         }
         #expect(lowered < raised)
+    }
+
+    @Test(arguments: [false, true])
+    func aSlowLinkIsNotTakenForAFastOneWhileTheSocketQueueGrows(_ reportsQueue: Bool) {
+        // Text at a ratio of 0.15 on 100 Mbit/s: the socket's queue grows with every stretch.
+        var send = SimulatedSend(linkBytesPerSecond: 12.5e6)
+        send.levels = send.levels.mapValues { ($0.seconds, $0.ratio * 0.6) }
+        send.reportsQueue = reportsQueue
+        let (_, choices) = Self.run(&send, stretches: 12, tail: 1)
+        for choice in choices {
+            if case .level(let level) = choice { #expect(level >= 3, "\(choices)") } else { Issue.record("went raw: \(choices)") }
+        }
+    }
+
+    @Test func onALinkThatTakesEverythingAWellCompressingSendStopsCompressingBeforeTheWarmUpBytes() {
+        // Text at a ratio of 0.15 on a link far faster than zstd: 24 MiB put only 3.6 MiB on the
+        // wire, short of the 4 MiB warm-up, but the socket never holds anything.
+        var send = SimulatedSend(linkBytesPerSecond: 10e9)
+        send.encryptSeconds = 0.3e-9
+        send.levels = send.levels.mapValues { ($0.seconds, $0.ratio * 0.6) }
+        send.reportsQueue = false
+        let (_, without) = Self.run(&send, stretches: 12, tail: 1)
+        #expect(without.allSatisfy { $0 == .level(3) }, "no warm-up without the queue: \(without)")
+        send = SimulatedSend(linkBytesPerSecond: 10e9)
+        send.encryptSeconds = 0.3e-9
+        send.levels = send.levels.mapValues { ($0.seconds, $0.ratio * 0.6) }
+        send.reportsQueue = true
+        let (_, choices) = Self.run(&send, stretches: 12, tail: 1)
+        #expect(choices.contains(.raw), "\(choices)")
     }
 
     @Test func aLinkFasterThanCompressionGetsRawBytes() {

@@ -39,12 +39,14 @@ public struct AdaptiveLevel: Sendable {
         /// included.
         public var wireBytes: Int
         public var writeTime: Duration
+        /// The socket's unacknowledged bytes at the end of the stretch, when known.
+        public var queuedBytes: Int?
 
         /// A measurement.
         public init(
             level: Int, fileBytes: Int = 0, sourceTime: Duration = .zero, compressedInput: Int = 0,
             compressedOutput: Int = 0, compressionTime: Duration = .zero, wireBytes: Int = 0,
-            writeTime: Duration = .zero
+            writeTime: Duration = .zero, queuedBytes: Int? = nil
         ) {
             self.level = level
             self.fileBytes = fileBytes
@@ -54,6 +56,7 @@ public struct AdaptiveLevel: Sendable {
             self.compressionTime = compressionTime
             self.wireBytes = wireBytes
             self.writeTime = writeTime
+            self.queuedBytes = queuedBytes
         }
     }
 
@@ -108,7 +111,15 @@ public struct AdaptiveLevel: Sendable {
         // its level could only go up.)
         let waited =
             measurement.wireBytes > 0 && measurement.writeTime > measurement.sourceTime + measurement.compressionTime
-        let warmedUp = warm || wireBytes >= settings.warmUpWireBytes || waited
+        // And once the link is seen to take everything: after ``CompressionSettings/keepUpWireBytes``
+        // the socket holds almost nothing unacknowledged, where a slower link would have let the
+        // sender's bytes pile up in it. (Without this a send that compresses well on a fast link
+        // never warms up, and keeps its starting level to the end.)
+        let keptUp =
+            measurement.queuedBytes.map {
+                wireBytes + measurement.wireBytes >= settings.keepUpWireBytes && $0 <= settings.keptUpQueueBytes
+            } ?? false
+        let warmedUp = warm || wireBytes >= settings.warmUpWireBytes || waited || keptUp
         if warmedUp && !warm {
             warm = true
             compressedWireCost = nil

@@ -133,6 +133,7 @@ public final class ChunkCompressor: Sendable {
         let now = pace.current
         state.window.wireBytes = now.bytes - state.paceMark.bytes
         state.window.writeTime = now.time - state.paceMark.time
+        state.window.queuedBytes = now.queued
         state.adaptive.update(state.window)
         state.statistics.choice = state.adaptive.choice
         state.paceMark = now

@@ -22,6 +22,10 @@ public struct CompressionSettings: Sendable, Hashable {
     /// Bytes the network must have taken before the level goes down or compression stops: the
     /// first writes fill the socket's buffer at memory speed, whatever the link.
     public var warmUpWireBytes: Int
+    /// The warm-up also ends when, after this many wire bytes, the socket holds at most
+    /// ``keptUpQueueBytes`` unacknowledged: the link took everything as fast as it was written.
+    public var keepUpWireBytes: Int
+    public var keptUpQueueBytes: Int
     /// Compression must make sending at least this fraction faster than raw, or it stops.
     public var requiredGain: Double
     /// While compression is off, one chunk is compressed after this many file bytes to see whether
@@ -36,7 +40,8 @@ public struct CompressionSettings: Sendable, Hashable {
     public init(
         isEnabled: Bool = true, levels: ClosedRange<Int> = -5...9, startLevel: Int = 3, sampleRatio: Double = 0.9,
         resampleBytes: UInt64 = 32 << 20, minimumChunkBytes: Int = 64, decisionBytes: Int = 2 << 20,
-        warmUpWireBytes: Int = 4 << 20, requiredGain: Double = 0.1, probeBytes: Int = 16 << 20
+        warmUpWireBytes: Int = 4 << 20, keepUpWireBytes: Int = 2 << 20, keptUpQueueBytes: Int = 256 << 10,
+        requiredGain: Double = 0.1, probeBytes: Int = 16 << 20
     ) {
         self.isEnabled = isEnabled
         self.levels = levels
@@ -46,6 +51,8 @@ public struct CompressionSettings: Sendable, Hashable {
         self.minimumChunkBytes = minimumChunkBytes
         self.decisionBytes = decisionBytes
         self.warmUpWireBytes = warmUpWireBytes
+        self.keepUpWireBytes = keepUpWireBytes
+        self.keptUpQueueBytes = keptUpQueueBytes
         self.requiredGain = requiredGain
         self.probeBytes = probeBytes
     }

@@ -9,6 +9,8 @@ public final class LinkPace: Sendable {
         public var bytes = 0
         /// Time spent writing them, including waits for room in the socket.
         public var time = Duration.zero
+        /// The socket's unacknowledged bytes after the last write, when known.
+        public var queued: Int?
     }
 
     private let totals = Mutex(Totals())
@@ -17,11 +19,13 @@ public final class LinkPace: Sendable {
     public init() {}
 
     /// Reports that the network took `bytes` bytes in `time`: call it around each call that
-    /// writes (or may write) to the socket, with the bytes that call handed over.
-    public func wrote(bytes: Int, in time: Duration) {
+    /// writes (or may write) to the socket, with the bytes that call handed over, and the bytes
+    /// the socket then held unacknowledged (`queued`, nil when unknown).
+    public func wrote(bytes: Int, in time: Duration, queued: Int? = nil) {
         totals.withLock {
             $0.bytes += bytes
             $0.time += time
+            $0.queued = queued
         }
     }
 

@@ -553,7 +553,7 @@ private struct SendRun {
         guard let pace else { return try write() }
         let started = ContinuousClock.now
         try write()
-        pace.wrote(bytes: bytes, in: .now - started)
+        pace.wrote(bytes: bytes, in: .now - started, queued: connection.socket.unacknowledgedBytes)
     }
 
     /// Handles anything the receiver sent meanwhile; returns false when the transfer is over.
