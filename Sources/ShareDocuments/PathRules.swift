@@ -14,6 +14,47 @@ public enum PathRules {
 
     /// Returns the first problem with `path`, or nil when it is acceptable.
     public static func problem(in path: String, limits: ManifestLimits = .protocolDefault) -> PathProblem? {
+        // Most paths are plain: one pass over their bytes, without taking them apart, shows it.
+        if isPlain(path, limits: limits) { return nil }
+        return problemTakingApart(path, limits: limits)
+    }
+
+    /// Whether `path` certainly has no problem, judged in one pass over its UTF-8 bytes (false: it
+    /// may have one, which ``problemTakingApart(_:limits:)`` finds and names).
+    ///
+    /// Checking an offer of 10,000 entries took the receiver and the sender each several
+    /// milliseconds before, most of it splitting every path into an array of components.
+    static func isPlain(_ path: String, limits: ManifestLimits) -> Bool {
+        let utf8 = path.utf8
+        let count = utf8.count
+        guard count > 0, count <= limits.maxPathBytes, utf8.first != UInt8(ascii: "/") else { return false }
+        let dot = UInt8(ascii: ".")
+        var depth = 1
+        var length = 0  // of the current component
+        var dots = 0  // leading dots of the current component
+        var onlyDots = true
+        for byte in utf8 {
+            // Controls, DEL and the backslash are forbidden; 0xC2 starts the C1 controls (U+0080-U+009F)
+            // and other scalars: leave all of them to the full check.
+            if byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0xC2 { return false }
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || length > limits.maxComponentBytes || (onlyDots && dots <= 2) { return false }
+                depth += 1
+                length = 0
+                dots = 0
+                onlyDots = true
+                continue
+            }
+            length += 1
+            if byte == dot, onlyDots { dots += 1 } else { onlyDots = false }
+        }
+        if length == 0 || length > limits.maxComponentBytes || (onlyDots && dots <= 2) { return false }
+        if depth > limits.maxDepth { return false }
+        return !utf8.starts(with: reservedPrefix.utf8)
+    }
+
+    /// ``problem(in:limits:)``, taking the path apart into its components.
+    static func problemTakingApart(_ path: String, limits: ManifestLimits) -> PathProblem? {
         let bytes = path.utf8.count
         if bytes == 0 { return .empty }
         if bytes > limits.maxPathBytes { return .tooLong(bytes: bytes, limit: limits.maxPathBytes) }

@@ -88,6 +88,12 @@ public indirect enum JSONText: Hashable, Sendable {
         out += String(repeating: "  ", count: indent)
     }
 
+    /// Appends `value` to `out` as a JSON string, escaped as ``rendered(prettyPrinted:)`` escapes
+    /// it (for callers that write many small objects into one piece of text).
+    public static func appendString(_ value: String, to out: inout String) {
+        writeString(value, into: &out)
+    }
+
     private static func writeString(_ value: String, into out: inout String) {
         out += "\""
         // Most strings (paths, hex digests) need no escaping: copy them whole.

@@ -294,13 +294,16 @@ final class StagingArea {
         return held
     }
 
-    /// Opens the file at `path` to continue it after its first `offset` bytes (a continued area;
-    /// anything beyond is cut off), or creates it afresh when `offset` is 0.
-    func openFile(_ path: String, at offset: UInt64) throws(ReceiveError) -> Int32 {
+    /// Opens the file of `entry` to continue it after its first `offset` bytes (a continued area;
+    /// anything beyond is cut off), or creates it afresh when `offset` is 0. `hasFinalMode` says
+    /// whether the file already has the mode ``finishFile(_:entry:hasFinalMode:)`` would give it.
+    func openFile(_ entry: ManifestEntry, at offset: UInt64) throws(ReceiveError) -> (fd: Int32, hasFinalMode: Bool) {
+        let path = entry.path
         let (parentFD, name) = try parentDirectory(of: path)
         if offset == 0 {
             if isContinued { _ = unlinkat(parentFD, name, 0) }
-            return try createFile(path)
+            let (mode, isFinal) = creationMode(of: entry)
+            return (try createFile(path, mode: mode), isFinal)
         }
         _ = fchmodat(parentFD, name, 0o600, 0)
         let fd = openat(parentFD, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -312,16 +315,33 @@ final class StagingArea {
             close(fd)
             throw .storageFailed(operation: "continuing", path: path, reason: reason)
         }
-        return fd
+        return (fd, false)
     }
 
-    /// Creates the file at `path` (it must not exist) and returns its descriptor.
-    func createFile(_ path: String) throws(ReceiveError) -> Int32 {
+    /// The mode a received file of `entry` is created with, and whether that is its final mode.
+    ///
+    /// A file is created with its final mode (``ReceivedModes``) when the process's umask clears
+    /// none of its bits, so it is exactly that mode and finishing it needs no `fchmod`: one system
+    /// call less per file (10,000 for a tree of 10,000 small files). The final mode always lets the
+    /// owner read the file (a continued transfer hashes what it holds), and a read-only one is still
+    /// written through the descriptor that created it (a continued transfer makes it 0600 again
+    /// before it reopens it). The staging area is 0700, so nobody else sees a file before its commit.
+    /// Otherwise it is created 0600 and given its mode when complete, as before.
+    func creationMode(of entry: ManifestEntry) -> (mode: mode_t, isFinal: Bool) {
+        let mode = ReceivedModes.file(
+            entry.mode, inBundle: !entry.isTopLevel, executableBits: executableBits, umask: umask)
+        guard mode & ReceiverConfiguration.processUmask == 0 else { return (0o600, false) }
+        return (mode_t(mode), true)
+    }
+
+    /// Creates the file at `path` (it must not exist) with `mode` (less the process's umask) and
+    /// returns its descriptor.
+    func createFile(_ path: String, mode: mode_t = 0o600) throws(ReceiveError) -> Int32 {
         // The parent was opened beneath the area without following links (and is reused for the
         // files that follow in the same folder); the name is one validated component, created
         // exclusively without following a link.
         let (parentFD, name) = try parentDirectory(of: path)
-        let fd = openat(parentFD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = openat(parentFD, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else {
             throw .storageFailed(operation: "creating", path: path, reason: POSIX.errorText())
         }
@@ -334,11 +354,14 @@ final class StagingArea {
     /// small files that moved the kernel's block allocation and request submission onto this, the
     /// busiest, thread (the tree's receiver CPU went from 0.9 to 1.5 s), while `syncfs` has the
     /// kernel's flusher do it, and on a busy disk the commit's `fsync`s do it on several threads.
-    func finishFile(_ fd: Int32, entry: ManifestEntry) throws(ReceiveError) {
+    ///
+    /// `hasFinalMode`: the file was created with its mode (``creationMode(of:)``), so only its time
+    /// is set.
+    func finishFile(_ fd: Int32, entry: ManifestEntry, hasFinalMode: Bool = false) throws(ReceiveError) {
         defer { close(fd) }
         var times = POSIX.times(seconds: entry.modificationSeconds, nanoseconds: entry.modificationNanoseconds)
         let mode = ReceivedModes.file(entry.mode, inBundle: !entry.isTopLevel, executableBits: executableBits, umask: umask)
-        if fchmod(fd, mode_t(mode)) != 0 || futimens(fd, &times) != 0 {
+        if (!hasFinalMode && fchmod(fd, mode_t(mode)) != 0) || futimens(fd, &times) != 0 {
             throw .storageFailed(operation: "setting the mode and time of", path: entry.path, reason: POSIX.errorText())
         }
         finishedBytes += entry.kind == .note ? UInt64(entry.content.count) : entry.size

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How share's metadata files (inbox entries, kept transfers) store dates: ISO 8601 to the
 /// millisecond, so that "oldest first" holds for two records written within one second; dates in
 /// whole seconds, as older files have them, still read.
@@ -7,7 +11,7 @@ enum StoredDates {
     static var encoding: JSONEncoder.DateEncodingStrategy {
         .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(format(withFraction: true).string(from: date))
+            try container.encode(text(of: date))
         }
     }
 
@@ -20,6 +24,56 @@ enum StoredDates {
             }
             return date
         }
+    }
+
+    /// `date` in UTC to the nearest millisecond, as `ISO8601DateFormatter` with fractional seconds writes it
+    /// (`2026-12-02T11:43:26.472Z`), but computed with `gmtime_r`.
+    ///
+    /// The first `ISO8601DateFormatter` of a process loads ICU's time zone data (~20 ms here), and the
+    /// receiver writes its first date (the kept transfer's `.share-partial.json`) between accepting an
+    /// offer and telling the sender so: every transfer waited for it (docs/PERFORMANCE.md). Years
+    /// outside 1-9999 still go through the formatter.
+    static func text(of date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        // Years 1 to 9999 (whole milliseconds since 1970).
+        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else {
+            return format(withFraction: true).string(from: date)
+        }
+        let seconds = (milliseconds / 1000).rounded(.down)
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return format(withFraction: true).string(from: date) }
+        var text = ""
+        text.reserveCapacity(24)
+        func append(_ value: Int32, digits: Int) {
+            var digitsLeft = digits
+            var divisor: Int32 = 1
+            while digitsLeft > 1 {
+                divisor *= 10
+                digitsLeft -= 1
+            }
+            var rest = value
+            while divisor > 0 {
+                text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + rest / divisor)))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        append(parts.tm_year + 1900, digits: 4)
+        text += "-"
+        append(parts.tm_mon + 1, digits: 2)
+        text += "-"
+        append(parts.tm_mday, digits: 2)
+        text += "T"
+        append(parts.tm_hour, digits: 2)
+        text += ":"
+        append(parts.tm_min, digits: 2)
+        text += ":"
+        append(parts.tm_sec, digits: 2)
+        text += "."
+        append(Int32(milliseconds - seconds * 1000), digits: 3)
+        text += "Z"
+        return text
     }
 
     /// An ISO 8601 timestamp format, with or without fractional seconds.

@@ -138,19 +138,11 @@ struct IncomingTransfer {
     /// The start of the current rate window and the bytes received before it, while data flows.
     private var rateWindow: (start: ContinuousClock.Instant, bytes: UInt64)?
 
-    /// Whether the sender is expected to send data now (accepted, and the code confirmed if compared).
-    private var expectsData: Bool {
-        session.state == .receiving && (!session.showsCode || session.senderVerification == .confirmed)
-    }
-
     /// The offer's first frame arrived and its ENTRIES are still coming: from here the hard
     /// ``ReceiverConfiguration/offerDeadline`` gives way to the rate rule of the data phase, so a big
     /// offer over a slow link is not cut off, and a peer dripping entries is still ended (and, having
     /// made no complete offer yet, can still be dropped to make room: ``Admission``).
     private var offerArriving = false
-
-    /// Whether the sender must keep up ``ReceiverConfiguration/minimumRate`` now.
-    private var ratePoliced: Bool { expectsData || offerArriving }
 
     /// Reads one frame and acts on it; a stopping receiver, a silent sender or one that drips data
     /// slower than ``ReceiverConfiguration/minimumRate`` ends the session.
@@ -159,7 +151,14 @@ struct IncomingTransfer {
         var timeout = receiveTimeout
         // Whether the wait ends with the rate window rather than with the silence timeout.
         var waitEndsWithWindow = false
-        if ratePoliced {
+        // Whether the sender must keep up ``ReceiverConfiguration/minimumRate`` now: it is expected to
+        // send data (accepted, and the code confirmed if compared), or its offer is arriving. Read
+        // here field by field: a computed property of the transfer, called twice per frame, made the
+        // compiler copy the whole (resiliently laid out) transfer each time, ~3 % of the receiver's
+        // CPU for many small files.
+        let policed = (session.state == .receiving
+            && (!session.showsCode || session.senderVerification == .confirmed)) || offerArriving
+        if policed {
             let window = rateWindow ?? (ContinuousClock.now, connection.bytesReceived)
             rateWindow = window
             let windowLeft = max(window.start + configuration.rateWindow - .now, .milliseconds(1))
@@ -167,7 +166,7 @@ struct IncomingTransfer {
             timeout = min(timeout ?? windowLeft, windowLeft)
         }
         let arrival = connection.next(orWake: [control.wake], timeout: timeout)
-        if ratePoliced, let window = rateWindow, ContinuousClock.now - window.start >= configuration.rateWindow {
+        if policed, let window = rateWindow, ContinuousClock.now - window.start >= configuration.rateWindow {
             let received = connection.bytesReceived - window.bytes
             let seconds = configuration.rateWindow.components.seconds
             if received < configuration.minimumRate * UInt64(seconds) {
