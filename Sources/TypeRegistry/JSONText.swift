@@ -43,7 +43,7 @@ public indirect enum JSONText: Hashable, Sendable {
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
         case .double(let value): out += value.isFinite ? Self.threeDecimals(value) : "null"
-        case .string(let value): Self.writeString(value, into: &out)
+        case .string(let value): Self.appendString(value, to: &out)
         case .array(let values):
             if values.isEmpty {
                 out += "[]"
@@ -66,7 +66,7 @@ public indirect enum JSONText: Hashable, Sendable {
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { out += "," }
                 if pretty { Self.newline(&out, indent + 1) }
-                Self.writeString(key, into: &out)
+                Self.appendString(key, to: &out)
                 out += pretty ? ": " : ":"
                 value.write(into: &out, indent: indent + 1, pretty: pretty)
             }
@@ -89,12 +89,8 @@ public indirect enum JSONText: Hashable, Sendable {
     }
 
     /// Appends `value` to `out` as a JSON string, escaped as ``rendered(prettyPrinted:)`` escapes
-    /// it (for callers that write many small objects into one piece of text).
+    /// it (also for callers that write many small objects into one piece of text).
     public static func appendString(_ value: String, to out: inout String) {
-        writeString(value, into: &out)
-    }
-
-    private static func writeString(_ value: String, into out: inout String) {
         out += "\""
         // Most strings (paths, hex digests) need no escaping: copy them whole.
         if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {

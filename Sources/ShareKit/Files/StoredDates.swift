@@ -45,19 +45,10 @@ enum StoredDates {
         guard gmtime_r(&time, &parts) != nil else { return format(withFraction: true).string(from: date) }
         var text = ""
         text.reserveCapacity(24)
+        // Zero-padded to `digits` (every value here is 0 or more and has at most that many digits).
         func append(_ value: Int32, digits: Int) {
-            var digitsLeft = digits
-            var divisor: Int32 = 1
-            while digitsLeft > 1 {
-                divisor *= 10
-                digitsLeft -= 1
-            }
-            var rest = value
-            while divisor > 0 {
-                text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + rest / divisor)))
-                rest %= divisor
-                divisor /= 10
-            }
+            let decimal = String(value)
+            text += String(repeating: "0", count: max(0, digits - decimal.count)) + decimal
         }
         append(parts.tm_year + 1900, digits: 4)
         text += "-"
