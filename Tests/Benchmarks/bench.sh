@@ -279,11 +279,21 @@ run_openssl() {
     echo "file openssl $round $(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")" >> "$RESULTS"
 }
 
+# $1 workload (file|small|tree), $2 round; $3 quiet (default) or dirty (as for run_share: the floor of
+# the busy-disk rows, what another program's writeback costs a writer that syncs nothing); $4 how the
+# durable time is made: fs (default, `sync -f`) or files (an fsync of every file and folder received,
+# 16 at once: what any commit that syncs only its own files costs, with no protocol around it).
 run_tar() {
-    local workload=$1 round=$2 dest port t0 t1 t2 attempt source_dir name
-    dest=$WORK/r$round/tar-$workload
+    local workload=$1 round=$2 mode=${3:-quiet} way=${4:-fs} dest port t0 t1 t2 attempt source_dir name tool=tar
+    [ "$way" = files ] && tool=tar-files
+    [ "$mode" = dirty ] && tool=$tool-dirty
+    dest=$WORK/r$round/$tool-$workload
     mkdir -p "$dest"
-    if [ "$workload" = file ]; then source_dir=$SRC/file name=big.bin; else source_dir=$SRC name=tree; fi
+    case $workload in
+        file) source_dir=$SRC/file name=big.bin ;;
+        small) source_dir=$SRC/small name=hello.txt ;;
+        *) source_dir=$SRC name=tree ;;
+    esac
     sync
     for attempt in 1 2 3; do
         port=$(free_port)
@@ -296,6 +306,7 @@ run_tar() {
         SERVER_PID=
         [ "$attempt" = 3 ] && fail "socat did not start: $(cat "$dest.receiver.err")"
     done
+    [ "$mode" = dirty ] && make_dirty
     t0=$(now)
     run_client timeout $STEP_TIMEOUT bash -c 'tar -c -C "$1" "$2" | socat -u -b "$3" STDIN "TCP:127.0.0.1:$4"' \
         _ "$source_dir" "$name" "$SOCAT_BUFFER" "$port" 2> "$dest.sender.err" || fail "tar | socat failed: $(cat "$dest.sender.err")"
@@ -304,16 +315,20 @@ run_tar() {
     SERVER_PID=
     [ "$receiver_status" = 0 ] || fail "socat | tar -x failed: $(cat "$dest.receiver.err")"
     t1=$(now)
-    sync -f "$dest"
+    if [ "$way" = files ]; then sync_each "$dest"; else sync -f "$dest"; fi
     t2=$(now)
-    if [ "$workload" = file ]; then
-        cmp -s "$SRC/file/big.bin" "$dest/big.bin" || fail "tar file round $round: the received bytes differ"
+    if [ "$workload" = file ] || [ "$workload" = small ]; then
+        cmp -s "$source_dir/$name" "$dest/$name" || fail "tar $workload round $round: the received bytes differ"
     else
         [ "$(find "$dest/tree" -type f | wc -l)" = "$TREE_FILES" ] && [ "$(sum_file_sizes "$dest/tree")" = "$TREE_BYTES" ] ||
             fail "tar tree round $round: the received tree is incomplete"
     fi
-    echo "$workload tar $round $(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")" >> "$RESULTS"
+    [ "$mode" = dirty ] && drop_dirty
+    echo "$workload $tool $round $(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")" >> "$RESULTS"
 }
+
+# An fsync of every file and folder under $1, and of $1 itself: coreutils' `sync FILE...`, 16 at once.
+sync_each() { find "$1" -print0 | xargs -0 -P 16 -n 640 sync --; }
 
 # ---------------------------------------------------------------------------------------------
 # The rounds.
@@ -335,8 +350,13 @@ for round in $(seq "$ROUNDS"); do
     fi
     if has_case 2b; then
         run_share small "$round"
+        run_tar small "$round"
         run_share small "$round" dirty
+        run_tar small "$round" dirty
         run_share tree "$round" dirty
+        run_tar tree "$round" dirty
+        run_tar tree "$round" quiet files
+        run_tar tree "$round" dirty files
         run_syncfs_dirty "$round"
     fi
 done
@@ -418,6 +438,10 @@ busy_row "share send, 6-byte file (until it exits)" small share share-dirty 5
 busy_row "  receiver: offer accepted -> RECEIPT" small share share-dirty 10
 busy_row "share send, 10k-file tree (until it exits)" tree share share-dirty 5
 busy_row "  receiver: offer accepted -> RECEIPT" tree share share-dirty 10
+busy_row "tar+socat, 6-byte file (no sync)" small tar tar-dirty 4
+busy_row "tar+socat, tree (no sync)" tree tar tar-dirty 4
+busy_row "tar+socat; sync -f, tree" tree tar tar-dirty 5
+busy_row "tar+socat; fsync of each, tree" tree tar-files tar-files-dirty 5
 printf '| %-44s | %9s | %9s | %6s | %-20s |\n' "sync -f of the filesystem (one syncfs)" "-" \
     "$(median small syncfs-dirty 5)" "" "$(all_rounds small syncfs-dirty 5)"
 fi
@@ -455,6 +479,13 @@ aim_row "6-byte file, busy disk <= 1.2 x quiet" "$small_busy x" \
     "$(verdict "$(awk -v r="$small_busy" 'BEGIN { print (r <= 1.2) }')")"
 aim_row "10k files, busy disk <= 1.2 x quiet" "$tree_busy x" \
     "$(verdict "$(awk -v r="$tree_busy" 'BEGIN { print (r <= 1.2) }')")"
+tar_small_busy=$(ratio "$(median small tar-dirty 4)" "$(median small tar 4)")
+tar_busy=$(ratio "$(median tree tar-dirty 4)" "$(median tree tar 4)")
+own_files_busy=$(ratio "$(median tree tar-files-dirty 5)" "$(median tree tar 5)")
+echo
+echo "What the busy disk costs without share: tar with no sync at all took ${tar_small_busy}x (small file)"
+echo "and ${tar_busy}x (tree) of its quiet time; tar followed by an fsync of each file and folder (syncing"
+echo "only its own files, as share does on a busy disk) took ${own_files_busy}x of tar; sync -f on the quiet disk."
 fi
 echo
 echo "Each time runs from starting the sending side until the receiving side is done; for share, until"
