@@ -99,11 +99,14 @@ static inline void CShareLinux_spawn_fail(int report, int step) {
 /// `program` with `argv` and `envp`. Between fork and exec it makes only async-signal-safe system
 /// calls (the parent is multithreaded) and touches no memory the parent did not prepare.
 ///
+/// When `descriptor_limit` is not 0, the child's soft limit on open descriptors is set back to it
+/// just before the exec (the receiver raised its own; programs using `select` expect at most 1024).
+///
 /// Returns the child's pid once `program` is running. Returns -1 when any step failed, with the
 /// step in `*failed_step` and the errno in `*failed_errno`; a child that failed has been reaped.
 static inline pid_t CShareLinux_spawn(
     const char *program, char *const argv[], char *const envp[], const char *directory, int in_fd, int out_fd,
-    int err_fd, int ruleset, int *failed_step, int *failed_errno) {
+    int err_fd, int ruleset, uint64_t descriptor_limit, int *failed_step, int *failed_errno) {
     int report[2];
     if (syscall(SYS_pipe2, report, O_CLOEXEC) != 0) {
         *failed_step = CShareSpawnStepPipe;
@@ -150,6 +153,13 @@ static inline pid_t CShareLinux_spawn(
             if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < 1048576) highest = (int)limit.rlim_cur;
             for (int fd = 3; fd < highest; fd++) {
                 if (fd != report[1]) (void)close(fd);
+            }
+        }
+        if (descriptor_limit != 0) {
+            struct rlimit limit;
+            if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && (rlim_t)descriptor_limit < limit.rlim_cur) {
+                limit.rlim_cur = (rlim_t)descriptor_limit;
+                (void)setrlimit(RLIMIT_NOFILE, &limit);
             }
         }
         pthread_sigmask(SIG_SETMASK, &none, (sigset_t *)0);

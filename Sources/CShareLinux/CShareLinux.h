@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
@@ -42,6 +43,20 @@ static inline int CShareLinux_start_writeback(int fd, int64_t offset, int64_t le
 /// pipe2(2) with O_CLOEXEC: both ends close on exec, with no window for another thread's spawn.
 static inline int CShareLinux_pipe_cloexec(int fds[2]) {
     return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
+}
+
+/// Raises the soft limit on open descriptors (RLIMIT_NOFILE) to the hard one, but to at most
+/// `ceiling`. Returns the soft limit before, or 0 when it was not raised (already as high, or the
+/// call failed).
+static inline uint64_t CShareLinux_raise_descriptor_limit(uint64_t ceiling) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+    rlim_t target = limit.rlim_max < (rlim_t)ceiling ? limit.rlim_max : (rlim_t)ceiling;
+    if (target <= limit.rlim_cur) return 0;
+    uint64_t before = (uint64_t)limit.rlim_cur;
+    limit.rlim_cur = target;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+    return before;
 }
 
 #endif

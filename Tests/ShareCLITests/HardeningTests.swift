@@ -209,4 +209,39 @@ import Glibc
         #expect(sent.stderr.contains("the receiver was stopped by its user"), "\(sent.stderr)")
         #expect(FileTree.allPaths(dir.at("inbox")).isEmpty)
     }
+
+    // MARK: 7. Enough descriptors for many transfers
+
+    /// Debian's soft limit of 1,024 descriptors would leave a receiver with a few busy-disk commits
+    /// at once unable to open anything more: it raises its own to the hard limit, and the importers
+    /// it starts get back the limit it was started with.
+    @Test func aReceiverRaisesItsDescriptorLimitAndItsImportersGetTheOneItStartedWith() throws {
+        let dir = TemporaryDirectory("hard-nofile")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let app = dir.at("Limits")
+        FileTree.makeFolder(app)
+        FileTree.writeText(app + "/import", "#!/bin/sh\nulimit -Sn > limit.txt\n")
+        chmod(app + "/import", 0o755)
+        FileTree.writeText(
+            app + "/Info.plist",
+            commandManifest(
+                name: "Limits", ext: "limits", arguments: "<string>./import</string><string>%f</string>",
+                keys: "<key>Folder</key><string>~/Limits</string>"))
+        #expect(bob.run(["types", "register", app + "/Info.plist"]).status == 0)
+        FileTree.writeText(dir.at("a.limits"), "a")
+
+        let receiver = bob.start(
+            ["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json"],
+            launcher: ["/usr/bin/prlimit", "--nofile=256:8192"])
+        let port = try #require(receiver.listeningPort())
+        let limits = try String(contentsOfFile: "/proc/\(receiver.process.processIdentifier)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        #expect(line.split(separator: " ").dropFirst(3).prefix(2).map(String.init) == ["8192", "8192"], "\(line)")
+
+        let sent = alice.run(["send", dir.at("a.limits"), "--to", "127.0.0.1:\(port)"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(receiver.wait(timeout: .seconds(30)).status == 0)
+        #expect(try String(contentsOfFile: bob.home + "/Limits/limit.txt", encoding: .utf8) == "256\n")
+    }
 }

@@ -139,17 +139,21 @@ import Glibc
         #expect(await bob.run(["config", "set", "accept", "everyone"]).status == 0)
         let desktop = try DesktopSession(notificationServer: true)
         defer { desktop.stop() }
-        // xdg-open as the desktop would run it: here it only says what it was asked to open.
+        // xdg-open as the desktop would run it: here it only says what it was asked to open, and
+        // that it runs as an ordinary program: no signal ignored (the service ignores SIGTERM, SIGINT
+        // and SIGPIPE itself) and the descriptor limit the service was started with (it raised its own).
         FileTree.makeFolder(dir.at("bin"))
-        FileTree.writeText(dir.at("bin/xdg-open"), "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(dir.at("opened"))'\n")
+        FileTree.writeText(
+            dir.at("bin/xdg-open"),
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" \"$(ulimit -Sn)\" \"$(grep SigIgn /proc/$$/status)\" > '\(dir.at("opened"))'\n")
         chmod(dir.at("bin/xdg-open"), 0o755)
         var environment = bob.environment.merging(desktop.environment) { $1 }
         environment["PATH"] = dir.at("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let notify = try NotifySocket(path: dir.at("notify.sock"))
         environment["NOTIFY_SOCKET"] = notify.path
         let service = try Subprocess(
-            executable: ShareBinary.path, arguments: ["receive", "--service"], environment: environment,
-            stdinPipe: false)
+            executable: "/usr/bin/prlimit", arguments: ["--nofile=256:8192", ShareBinary.path, "receive", "--service"],
+            environment: environment, stdinPipe: false)
         let status = try #require(notify.messages(until: "READY=1")?.last)
         let port = try #require(Self.port(in: status))
 
@@ -157,7 +161,14 @@ import Glibc
         #expect(await waitUntil { desktop.displayed() == 1 })
         #expect(!FileManager.default.fileExists(atPath: dir.at("opened")), "nothing is opened until the user asks")
         desktop.invoke("open")
-        #expect(await waitUntil { FileTree.readText(dir.at("opened")) == bob.home + "/Downloads\n" })
+        #expect(await waitUntil { FileTree.readText(dir.at("opened")).split(separator: "\n").count == 3 })
+        let opened = FileTree.readText(dir.at("opened")).split(separator: "\n").map(String.init)
+        #expect(opened.prefix(2) == [bob.home + "/Downloads", "256"], "\(opened)")
+        // (glibc's own signal 32, which no program can change, may stay ignored.)
+        let ignored = UInt64(opened.last?.split(separator: "\t").last ?? "", radix: 16)
+        for signal in [SIGINT, SIGTERM, SIGPIPE] {
+            #expect(ignored.map { $0 & (1 << UInt64(signal - 1)) == 0 } == true, "\(signal) in \(opened)")
+        }
         #expect(await waitUntil { desktop.displayed() == 0 }, "a used button takes its notification away")
         let shown = try #require(desktop.history().first)
         #expect(shown.summary == "Received a.txt from \"alice\"")

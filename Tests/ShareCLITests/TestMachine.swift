@@ -31,8 +31,9 @@ struct TestMachine {
         await ShareBinary.run(arguments, environment: environment, stdin: stdin, timeout: timeout)
     }
 
-    func start(_ arguments: [String]) -> RunningShare {
-        ShareBinary.start(arguments, environment: environment)
+    /// Starts `share` in the background (through `launcher`, when given: ``ShareBinary/start``).
+    func start(_ arguments: [String], launcher: [String] = []) -> RunningShare {
+        ShareBinary.start(arguments, environment: environment, launcher: launcher)
     }
 }
 

@@ -42,9 +42,12 @@ public enum ShareBinary {
         return await process.wait(timeout: timeout)
     }
 
-    /// Starts `share` in the background.
-    public static func start(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) -> RunningShare {
-        RunningShare(arguments: arguments, environment: environment, stdin: stdin)
+    /// Starts `share` in the background; with a `launcher` (a program and its arguments, such as
+    /// `prlimit --nofile=256:8192`), through it: the launcher must exec `share` in its own process.
+    public static func start(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, launcher: [String] = []
+    ) -> RunningShare {
+        RunningShare(arguments: arguments, environment: environment, stdin: stdin, launcher: launcher)
     }
 
     /// A base environment for a test: its own HOME and config folder, no COLUMNS.
@@ -78,10 +81,15 @@ public final class RunningShare: @unchecked Sendable {
     private var outData = Data()
     private var errData = Data()
 
-    init(arguments: [String], environment: [String: String], stdin: String?) {
+    init(arguments: [String], environment: [String: String], stdin: String?, launcher: [String] = []) {
         self.arguments = arguments
-        process.executableURL = URL(fileURLWithPath: ShareBinary.path)
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [ShareBinary.path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: ShareBinary.path)
+            process.arguments = arguments
+        }
         process.environment = environment.isEmpty ? nil : environment
         process.standardOutput = outPipe
         process.standardError = errPipe

@@ -134,28 +134,24 @@ enum ImporterProcess {
         }
 
         let directory = workingDirectory ?? environment["HOME"] ?? "/"
-        let arguments = argv.map { strdup($0) } + [nil]
-        let variables = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in arguments { free(pointer) }
-            for pointer in variables { free(pointer) }
-        }
-        var step: Int32 = 0
-        var failure: Int32 = 0
         // The ruleset's descriptor must stay open until the child has entered it.
-        let pid = withExtendedLifetime(ruleset) {
-            CShareLinux_spawn(
-                program, arguments, variables, directory, standardInput, outPipe[1], errPipe[1], ruleset?.fd ?? -1, &step,
-                &failure)
+        let spawned = withExtendedLifetime(ruleset) {
+            ChildProcess.spawn(
+                program: program, argv: argv, environment: environment, directory: directory, input: standardInput,
+                output: outPipe[1], error: errPipe[1], ruleset: ruleset?.fd ?? -1)
         }
         close(outPipe[1])
         close(errPipe[1])
-        guard pid > 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let started):
+            pid = started
+        case .failure(let failure):
             close(outPipe[0])
             close(errPipe[0])
             return Result(
                 termination: .couldNotStart(
-                    spawnFailure(step, failure, program: program, directory: directory, confined: ruleset != nil)),
+                    spawnFailure(failure.step, failure.code, program: program, directory: directory, confined: ruleset != nil)),
                 stdout: "", stderr: "")
         }
         return supervise(

@@ -28,6 +28,7 @@ public final class Receiver: Sendable {
     public init(configuration: ReceiverConfiguration, identity: Identity, events: ReceiverEvents) throws {
         ProcessSignals.ignoreBrokenPipes()
         Self.tuneAllocator
+        DescriptorLimit.raise()
         try StagingArea.createDirectories(configuration.destination)
         do {
             try StagingArea.createDirectories(configuration.inbox, mode: 0o700)
