@@ -219,16 +219,10 @@ import Glibc
         let dir = TemporaryDirectory("hard-nofile")
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
-        let app = dir.at("Limits")
-        FileTree.makeFolder(app)
-        FileTree.writeText(app + "/import", "#!/bin/sh\nulimit -Sn > limit.txt\n")
-        chmod(app + "/import", 0o755)
-        FileTree.writeText(
-            app + "/Info.plist",
-            commandManifest(
-                name: "Limits", ext: "limits", arguments: "<string>./import</string><string>%f</string>",
-                keys: "<key>Folder</key><string>~/Limits</string>"))
-        #expect(bob.run(["types", "register", app + "/Info.plist"]).status == 0)
+        let manifest = scriptImporter(
+            "Limits", ext: "limits", script: "#!/bin/sh\nulimit -Sn > limit.txt\n",
+            keys: "<key>Folder</key><string>~/Limits</string>", in: dir)
+        #expect(bob.run(["types", "register", manifest]).status == 0)
         FileTree.writeText(dir.at("a.limits"), "a")
 
         let receiver = bob.start(

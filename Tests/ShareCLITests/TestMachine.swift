@@ -1,6 +1,10 @@
 import Foundation
 import ShareTestSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One simulated user on this machine: a home folder and a config folder of its own, so several
 /// identities can talk to each other on loopback.
 struct TestMachine {
@@ -74,6 +78,22 @@ func commandManifest(name: String, ext: String, arguments: String, keys: String 
           </dict>
         </dict></plist>
         """
+}
+
+/// Makes the application folder `name` in `directory`: an executable `import` holding `script`, and
+/// an Info.plist (``commandManifest(name:ext:arguments:keys:)``) that runs `./import %f` for documents
+/// ending in `.ext`; returns the Info.plist's path, for `share types register`.
+func scriptImporter(_ name: String, ext: String, script: String, keys: String = "", in directory: TemporaryDirectory)
+    -> String
+{
+    let app = directory.at(name)
+    FileTree.makeFolder(app)
+    FileTree.writeText(app + "/import", script)
+    chmod(app + "/import", 0o755)
+    FileTree.writeText(
+        app + "/Info.plist",
+        commandManifest(name: name, ext: ext, arguments: "<string>./import</string><string>%f</string>", keys: keys))
+    return app + "/Info.plist"
 }
 
 /// The example applications of Examples/ and their built programs.
