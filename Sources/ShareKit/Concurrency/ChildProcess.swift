@@ -17,6 +17,19 @@ enum ChildProcess {
         let code: Int32
     }
 
+    /// The absolute path of `name`: itself when it contains a slash, else the first executable match in `path`.
+    static func locate(_ name: String, path: String?) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = directory + "/" + name
+            var info = stat()
+            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
+                return candidate
+            }
+        }
+        return nil
+    }
+
     /// Starts `program` (an absolute path) with `argv` and `environment`, in `directory` (or where
     /// this process is), with the three descriptors as its stdin, stdout and stderr, entering the
     /// Landlock `ruleset` first unless it is -1; returns its pid once it runs.

@@ -87,7 +87,7 @@ enum ImporterProcess {
         guard let name = argv.first, !name.isEmpty else {
             return Result(termination: .couldNotStart("no program to run"), stdout: "", stderr: "")
         }
-        guard let program = locate(name, path: environment["PATH"]) else {
+        guard let program = ChildProcess.locate(name, path: environment["PATH"]) else {
             return Result(
                 termination: .couldNotStart(
                     "'\(name)' is not an executable program (searched \(environment["PATH"] ?? ""))"),
@@ -235,19 +235,6 @@ enum ImporterProcess {
             termination = .signaled(waitStatus & 0x7f)
         }
         return Result(termination: termination, stdout: captured[0].text, stderr: captured[1].text)
-    }
-
-    /// The absolute path of `name`: itself when it contains a slash, else the first executable match in `path`.
-    static func locate(_ name: String, path: String?) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where directory.hasPrefix("/") {
-            let candidate = directory + "/" + name
-            var info = stat()
-            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        return nil
     }
 }
 

@@ -13,7 +13,7 @@ public enum FolderOpener {
     @discardableResult
     public static func open(_ path: String) -> Bool {
         let environment = ProcessInfo.processInfo.environment
-        guard let program = ImporterProcess.locate("xdg-open", path: environment["PATH"]) else { return false }
+        guard let program = ChildProcess.locate("xdg-open", path: environment["PATH"]) else { return false }
         let input = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return false }
         defer { close(input) }
