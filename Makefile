@@ -59,7 +59,7 @@ FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
 BUILD ?= .build/release
 SUBSTITUTE = sed -e 's|@bindir@|$(BINDIR)|g' -e 's|@libexecdir@|$(LIBEXECDIR)|g' -e 's|@datadir@|$(DATADIR)|g'
 
-.PHONY: all deps bench-deps build release release-static demo test bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
+.PHONY: all deps bench-deps build release release-static demo test fresh-builds bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
         install install-files uninstall
 
 all: build
@@ -117,6 +117,26 @@ test: deps
 	# on a 2-core machine parallel suites would starve the cooperative pool (timeouts).
 	$(SWIFT) test --no-parallel
 	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory fresh-builds
+
+# What users build, as a fresh clone builds it: the release build and the static release, each in an
+# empty scratch folder (a warm build folder hides failures: a whole-module release build loads C
+# modules in another order than an incremental debug one, docs/ARCHITECTURE.md "C shims"); then
+# `make demo` on that release build, and `make install-files` of the static one into a DESTDIR.
+# Each step prints how long it took.
+fresh-builds: deps
+	@set -e; scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/share-fresh.XXXXXX"); trap 'rm -rf "$$scratch"' EXIT; \
+	step() { local started=$$SECONDS; echo "== fresh-builds: $$1"; shift; "$$@"; \
+	         echo "== fresh-builds: took $$((SECONDS - started)) s"; }; \
+	step "swift build -c release (empty scratch folder)" \
+	    $(SWIFT) build -c release --scratch-path "$$scratch/release"; \
+	step "make demo" env SHARE="$$scratch/release/release/share" Examples/demo.sh; \
+	step "swift build -c release --static-swift-stdlib (empty scratch folder)" \
+	    $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product share \
+	    --scratch-path "$$scratch/static"; \
+	step "make install-files DESTDIR=..." $(MAKE) --no-print-directory install-files \
+	    BUILD="$$scratch/static/release" DESTDIR="$$scratch/root"; \
+	"$$scratch/root$(BINDIR)/share" --version
 
 fuzz-build: deps
 	@for target in $(FUZZ_TARGETS); do \

@@ -15,7 +15,8 @@
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
 //   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd),
-//   ShareNotifications -> CShareDBus (libdbus) (C, system libraries)
+//   ShareNotifications -> CShareDBus (libdbus) (C: Debian's libraries and share's own shims)
+//   every library wrapper -> CShareLibrary (the loader that opens its library on first use)
 
 import PackageDescription
 
@@ -41,11 +42,13 @@ let package = Package(
         .library(name: "TypeRegistry", targets: ["TypeRegistry"]),
     ],
     targets: [
-        // C libraries from Debian. Headers carry `static inline` shims for macros. Most are not linked: each
-        // wrapper module opens its library the first time it is needed (Sources/CShareLinux/CShareLibrary.h),
-        // so a command that needs none (`share types resolve`) never loads them. Their headers are in
-        // /usr/include, so they need no pkg-config (which would link them); D-Bus's two folders are given to
-        // the one module that reads them (`dbusHeaders`). Debian packages: Makefile `PACKAGES`.
+        // C libraries from Debian, one wrapper module each. A wrapper's header includes only its library's
+        // headers and CShareLibrary's table macro, and carries `static inline` shims for the library's macros.
+        // Most are not linked: each wrapper module opens its library the first time it is needed
+        // (Sources/CShareLibrary), so a command that needs none (`share types resolve`) never loads them.
+        // Their headers are in /usr/include, so they need no pkg-config (which would link them); D-Bus's two
+        // folders are given to the one module that reads them (`dbusHeaders`). Debian packages: Makefile
+        // `PACKAGES`.
         .systemLibrary(name: "CShareOpenSSL"),  // libssl-dev
         .systemLibrary(name: "CShareAvahi"),  // libavahi-client-dev
         .systemLibrary(name: "CShareICU"),  // libicu-dev: the spoof checker
@@ -53,10 +56,6 @@ let package = Package(
         .systemLibrary(name: "CShareLDNS"),  // libldns-dev: RFC 2136 updates signed with TSIG
         .systemLibrary(name: "CShareDBus"),  // libdbus-1-dev
         .systemLibrary(name: "CShareSystemd"),  // libsystemd-dev: sd_notify
-        // Linux system calls glibc 2.36 does not wrap (openat2) or Swift cannot see (renameat2, syncfs).
-        .systemLibrary(name: "CShareLinux"),
-        // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups. Linked.
-        .systemLibrary(name: "CShareResolv"),
         // Zstandard: per-chunk compression of DATA frames (docs/PROTOCOL.md §8). Linked (small, and every
         // transfer uses it).
         .systemLibrary(
@@ -65,22 +64,33 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
 
+        // C shims, as C targets: `include/X.h` declares prototypes with <stdint.h> and <stddef.h> types only,
+        // and a `.c` file includes the system headers, so no libc struct (stat, timespec, in_addr...) gets a
+        // second defining module beside Swift's Glibc (docs/ARCHITECTURE.md, "C shims").
+        // The loader behind every wrapper's function table: dlopen, and a message naming the package.
+        .target(name: "CShareLibrary"),
+        // Linux system calls glibc 2.36 does not wrap (openat2, Landlock) or Swift cannot see (renameat2,
+        // syncfs, mallopt), and the confined spawn of importers. Imported by ShareSystem only.
+        .target(name: "CShareLinux"),
+        // glibc's stub resolver (libresolv, part of libc6-dev): wide-area DNS-SD lookups. Linked.
+        .target(name: "CShareResolv", linkerSettings: [.linkedLibrary("resolv")]),
+
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
         .target(name: "ShareWire", dependencies: ["ShareDocuments"]),
         .target(name: "TypeRegistry"),
 
         // The only code that sees C.
-        .target(name: "ShareTLS", dependencies: ["CShareOpenSSL"]),
-        .target(name: "ShareDiscovery", dependencies: ["CShareAvahi"]),
+        .target(name: "ShareTLS", dependencies: ["CShareOpenSSL", "CShareLibrary"]),
+        .target(name: "ShareDiscovery", dependencies: ["CShareAvahi", "CShareLibrary"]),
         .target(name: "ShareDNS", dependencies: ["CShareResolv"]),
-        .target(name: "ShareDNSUpdate", dependencies: ["CShareLDNS", "ShareDNS"]),
+        .target(name: "ShareDNSUpdate", dependencies: ["CShareLDNS", "CShareLibrary", "ShareDNS"]),
         .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
-        .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLinux", "ShareDocuments"]),
-        .target(name: "ShareUnicode", dependencies: ["CShareICU"]),
+        .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLibrary", "CShareLinux", "ShareDocuments"]),
+        .target(name: "ShareUnicode", dependencies: ["CShareICU", "CShareLibrary"]),
         .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
-        .target(name: "ShareSystemd", dependencies: ["CShareSystemd"]),
-        .target(name: "ShareNotifications", dependencies: ["CShareDBus"], swiftSettings: dbusHeaders),
+        .target(name: "ShareSystemd", dependencies: ["CShareSystemd", "CShareLibrary"]),
+        .target(name: "ShareNotifications", dependencies: ["CShareDBus", "CShareLibrary"], swiftSettings: dbusHeaders),
 
         // Use cases and the command line.
         .target(
@@ -107,6 +117,15 @@ let package = Package(
         .executableTarget(name: "notesgroup", path: "Examples/SharedContainer/Tool"),
 
         // Tests.
+        // Compile-only: a file that imports only Glibc beside every C module (Tests/ImportProbe/LibcOnly.swift).
+        // `swift build` builds it debug and release, so a libc struct leaking into a C module fails the build.
+        .target(
+            name: "ShareImportProbe",
+            dependencies: [
+                "CShareArchive", "CShareAvahi", "CShareDBus", "CShareICU", "CShareLDNS", "CShareLibrary", "CShareLinux",
+                "CShareOpenSSL", "CShareResolv", "CShareSystemd", "CShareZstd",
+            ],
+            path: "Tests/ImportProbe", swiftSettings: dbusHeaders),
         .target(
             name: "ShareTestSupport", dependencies: ["ShareKit", "ShareTLS", "ShareWire", "TypeRegistry"],
             path: "Tests/ShareTestSupport"
@@ -169,8 +188,11 @@ if Context.environment["FUZZ"] != nil {
     }
 }
 
-// Strict Swift 6 settings for every target, in the manner of swift-log's manifest.
-for target in package.targets where target.type != .system {
+/// The C targets, which take no Swift settings.
+let cTargets: Set<String> = ["CShareLibrary", "CShareLinux", "CShareResolv"]
+
+// Strict Swift 6 settings for every Swift target, in the manner of swift-log's manifest.
+for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         // SE-0335: `any` spelled out for existentials.

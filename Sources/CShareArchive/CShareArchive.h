@@ -6,7 +6,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include "../CShareLinux/CShareLibrary.h"
+#include "../CShareLibrary/include/CShareLibrary.h"
 
 /// Every libarchive function ShareArchive calls.
 #define CSHARE_ARCHIVE_FUNCTIONS(F) \

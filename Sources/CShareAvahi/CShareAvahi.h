@@ -11,7 +11,7 @@
 #include <avahi-common/address.h>
 #include <avahi-common/alternative.h>
 #include <avahi-common/malloc.h>
-#include "../CShareLinux/CShareLibrary.h"
+#include "../CShareLibrary/include/CShareLibrary.h"
 
 /// Every Avahi function ShareDiscovery calls (from libavahi-client, and libavahi-common through it).
 #define CSHARE_AVAHI_FUNCTIONS(F) \

@@ -5,7 +5,7 @@
 #define CSHARE_DBUS_H
 
 #include <dbus/dbus.h>
-#include "../CShareLinux/CShareLibrary.h"
+#include "../CShareLibrary/include/CShareLibrary.h"
 
 /// Every libdbus function ShareNotifications calls.
 #define CSHARE_DBUS_FUNCTIONS(F) \

@@ -7,7 +7,7 @@
 #define CSHARE_ICU_H
 
 #include <unicode/uspoof.h>
-#include "../CShareLinux/CShareLibrary.h"
+#include "../CShareLibrary/include/CShareLibrary.h"
 
 /// Every ICU function the shims call (each name is macro-expanded to its versioned symbol).
 #define CSHARE_ICU_FUNCTIONS(F) \

@@ -4,7 +4,7 @@
 #define CSHARE_LDNS_H
 
 #include <ldns/ldns.h>
-#include "../CShareLinux/CShareLibrary.h"
+#include "../CShareLibrary/include/CShareLibrary.h"
 
 /// Every libldns function ShareDNSUpdate calls.
 #define CSHARE_LDNS_FUNCTIONS(F) \

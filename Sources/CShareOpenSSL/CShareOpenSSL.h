@@ -17,7 +17,7 @@
 #include <openssl/pem.h>
 #include <openssl/bio.h>
 #include <openssl/rand.h>
-#include "../CShareLinux/CShareLibrary.h"
+#include "../CShareLibrary/include/CShareLibrary.h"
 
 /// Every OpenSSL function ShareTLS and the shims below call (from libssl, and libcrypto through it).
 #define CSHARE_OPENSSL_FUNCTIONS(F) \

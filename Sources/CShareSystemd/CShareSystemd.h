@@ -3,7 +3,7 @@
 #define CSHARE_SYSTEMD_H
 
 #include <systemd/sd-daemon.h>
-#include "../CShareLinux/CShareLibrary.h"
+#include "../CShareLibrary/include/CShareLibrary.h"
 
 /// Every libsystemd function ShareSystemd calls.
 #define CSHARE_SYSTEMD_FUNCTIONS(F) \

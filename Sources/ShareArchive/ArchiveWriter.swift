@@ -1,5 +1,4 @@
 internal import CShareArchive
-internal import CShareLinux
 import Foundation
 
 #if canImport(Glibc)

@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Not thread-safe: a resolver context belongs to one thread at a time. Create one per thread.
 public final class SystemResolver {
-    private let context: UnsafeMutablePointer<__res_state>
+    private let context: OpaquePointer
 
     /// Reads the resolver configuration.
     /// - Parameters:
@@ -33,8 +33,8 @@ public final class SystemResolver {
     /// The name servers, as address text, in the order they are asked.
     public var servers: [String] {
         (0..<Int(CShareResolv_server_count(context))).compactMap { index in
-            var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-            guard CShareResolv_server(context, Int32(index), &buffer, socklen_t(buffer.count)) == 0 else { return nil }
+            var buffer = [CChar](repeating: 0, count: Int(CSHARE_RESOLV_ADDRESS_TEXT))
+            guard CShareResolv_server(context, Int32(index), &buffer, UInt32(buffer.count)) == 0 else { return nil }
             return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
@@ -68,8 +68,8 @@ public final class SystemResolver {
         let started = ContinuousClock.now
         let length = query.withUnsafeBufferPointer { queryBytes in
             answer.withUnsafeMutableBufferPointer { answerBytes in
-                res_nsend(
-                    context, queryBytes.baseAddress, Int32(queryBytes.count), answerBytes.baseAddress,
+                CShareResolv_send(
+                    context, queryBytes.baseAddress!, Int32(queryBytes.count), answerBytes.baseAddress!,
                     Int32(answerBytes.count))
             }
         }

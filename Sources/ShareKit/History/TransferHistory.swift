@@ -1,4 +1,3 @@
-internal import CShareLinux
 import Foundation
 public import ShareDocuments
 

@@ -19,21 +19,21 @@ final class LandlockRuleset {
     struct Access: OptionSet, Sendable, Hashable {
         let rawValue: UInt64
 
-        static let execute = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_EXECUTE))
-        static let writeFile = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_WRITE_FILE))
-        static let readFile = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_READ_FILE))
-        static let readDirectory = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_READ_DIR))
-        static let removeDirectory = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_REMOVE_DIR))
-        static let removeFile = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_REMOVE_FILE))
-        static let makeCharacterDevice = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_MAKE_CHAR))
-        static let makeDirectory = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_MAKE_DIR))
-        static let makeRegularFile = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_MAKE_REG))
-        static let makeSocket = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_MAKE_SOCK))
-        static let makeFIFO = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_MAKE_FIFO))
-        static let makeBlockDevice = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_MAKE_BLOCK))
-        static let makeSymlink = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_MAKE_SYM))
+        static let execute = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_EXECUTE)
+        static let writeFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_WRITE_FILE)
+        static let readFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_READ_FILE)
+        static let readDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_READ_DIR)
+        static let removeDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REMOVE_DIR)
+        static let removeFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REMOVE_FILE)
+        static let makeCharacterDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_CHAR)
+        static let makeDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_DIR)
+        static let makeRegularFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_REG)
+        static let makeSocket = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_SOCK)
+        static let makeFIFO = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_FIFO)
+        static let makeBlockDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_BLOCK)
+        static let makeSymlink = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_SYM)
         /// Renaming or linking a file into another folder (ABI 2).
-        static let refer = Access(rawValue: UInt64(LANDLOCK_ACCESS_FS_REFER))
+        static let refer = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REFER)
         /// Truncating a file (ABI 3).
         static let truncate = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_TRUNCATE)
         /// ioctl on a device file (ABI 5).

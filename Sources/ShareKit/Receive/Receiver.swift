@@ -114,10 +114,10 @@ public final class Receiver: Sendable {
     private static let tuneAllocator: Void = {
         let environment = ProcessInfo.processInfo.environment
         if environment["MALLOC_MMAP_THRESHOLD_"] == nil {
-            _ = CShareMalloc_set_mmap_threshold(Int32(allocatorMmapThreshold))
+            _ = CShareLinux_malloc_set_mmap_threshold(Int32(allocatorMmapThreshold))
         }
         if environment["MALLOC_ARENA_MAX"] == nil {
-            _ = CShareMalloc_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+            _ = CShareLinux_malloc_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
         }
     }()
 

@@ -1,6 +1,5 @@
 public import Foundation
 import ShareTLS
-internal import CShareLinux
 
 #if canImport(Glibc)
 import Glibc

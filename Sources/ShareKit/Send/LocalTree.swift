@@ -1,4 +1,3 @@
-internal import CShareLinux
 public import ShareDocuments
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-internal import CShareLinux
 import Foundation
 import Synchronization
 public import TypeRegistry

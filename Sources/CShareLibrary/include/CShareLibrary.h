@@ -6,13 +6,14 @@
 // wrapper module's header instead lists the functions it calls (an X-macro), declares a table of
 // pointers with each function's own type (`__typeof__`, so a signature cannot drift from the
 // header's), and opens the library into that table on first use.
+//
+// The wrapper headers include this one as text. It declares only `<stddef.h>` types, so that no libc
+// struct enters a wrapper's module through it (docs/ARCHITECTURE.md, "C shims"); the loader itself,
+// with `dlopen` and its message, is library.c.
 #ifndef CSHARE_LIBRARY_H
 #define CSHARE_LIBRARY_H
 
-#include <dlfcn.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 /// One field of a function table: a pointer of the named function's own type.
 #define CSHARE_LIBRARY_FIELD(name) __typeof__(&name) _Nonnull name;
@@ -29,22 +30,9 @@
 /// A library that cannot be opened, or lacks a function, is a broken installation, as a missing
 /// library was for the dynamic loader before: the process says which package to install and exits
 /// with status 1.
-static inline void CShareLibrary_open(
+void CShareLibrary_open(
     const char *_Nonnull soname, const char *_Nonnull package, const char *_Nonnull const *_Nonnull names,
-    size_t count, void *_Nullable *_Nonnull slots) {
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    for (size_t index = 0; library != NULL && index < count; index++) {
-        slots[index] = dlsym(library, names[index]);
-        if (slots[index] == NULL) library = NULL;
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        fprintf(stderr,
-                "Error: share cannot load %s (%s). Install Debian's package %s (apt install %s), or reinstall share.\n",
-                soname, reason != NULL ? reason : "unknown reason", package, package);
-        exit(1);
-    }
-}
+    size_t count, void *_Nullable *_Nonnull slots);
 
 /// Declares `PREFIX_Functions`, a table of every function `LIST` names (an X-macro), and
 /// `PREFIX_open()`, which opens `SONAME` and returns the table (exiting with a message naming

@@ -1,14 +1,14 @@
-// Landlock (https://docs.kernel.org/userspace-api/landlock.html) and a fork/exec that confines the
-// child before it runs a program. glibc 2.36 wraps none of the Landlock calls and Swift cannot call
-// the variadic `syscall()`, so each gets a `static inline` shim. `LandlockRuleset` and
-// `ImporterProcess` (ShareKit, `internal import`) are its only users.
-#ifndef CSHARE_LANDLOCK_H
-#define CSHARE_LANDLOCK_H
+// The bodies of include/CShareLinux.h, and the only place the system headers they need are included.
+// _GNU_SOURCE shows O_PATH, renameat2's flags and the like; unlike a module header, it cannot make
+// any struct differ from the ones Swift's Glibc module declares.
+#define _GNU_SOURCE
+#include "CShareLinux.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <signal.h>
-#include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -16,19 +16,28 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 
-// Debian 12's headers describe Landlock ABI 2 (Linux 6.1). The fields and rights of later ABIs,
-// with the values of the kernel's include/uapi/linux/landlock.h:
-/// ABI 3 (Linux 6.2): truncating a file.
-#define CSHARE_LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
-/// ABI 5 (Linux 6.10): ioctl on a device file.
-#define CSHARE_LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
-/// ABI 4 (Linux 6.7): binding and connecting TCP sockets.
-#define CSHARE_LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
-#define CSHARE_LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
-/// ABI 6 (Linux 6.12): no abstract Unix socket or signal reaches outside the domain.
-#define CSHARE_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
-#define CSHARE_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+// The header's Landlock rights are the kernel's (Debian 12's header has those up to ABI 2).
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_EXECUTE == LANDLOCK_ACCESS_FS_EXECUTE, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_WRITE_FILE == LANDLOCK_ACCESS_FS_WRITE_FILE, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_READ_FILE == LANDLOCK_ACCESS_FS_READ_FILE, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_READ_DIR == LANDLOCK_ACCESS_FS_READ_DIR, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_REMOVE_DIR == LANDLOCK_ACCESS_FS_REMOVE_DIR, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_REMOVE_FILE == LANDLOCK_ACCESS_FS_REMOVE_FILE, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_MAKE_CHAR == LANDLOCK_ACCESS_FS_MAKE_CHAR, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_MAKE_DIR == LANDLOCK_ACCESS_FS_MAKE_DIR, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_MAKE_REG == LANDLOCK_ACCESS_FS_MAKE_REG, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_MAKE_SOCK == LANDLOCK_ACCESS_FS_MAKE_SOCK, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_MAKE_FIFO == LANDLOCK_ACCESS_FS_MAKE_FIFO, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_MAKE_BLOCK == LANDLOCK_ACCESS_FS_MAKE_BLOCK, "Landlock right");
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_MAKE_SYM == LANDLOCK_ACCESS_FS_MAKE_SYM, "Landlock right");
+#ifdef LANDLOCK_ACCESS_FS_REFER
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_REFER == LANDLOCK_ACCESS_FS_REFER, "Landlock right");
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+_Static_assert(CSHARE_LANDLOCK_ACCESS_FS_TRUNCATE == LANDLOCK_ACCESS_FS_TRUNCATE, "Landlock right");
+#endif
 
 /// `struct landlock_ruleset_attr` as of ABI 6. The kernel reads the fields it knows and requires
 /// the others to be zero, so this one layout serves every ABI.
@@ -38,50 +47,64 @@ struct CShareLandlockRulesetAttr {
     uint64_t scoped;
 };
 
-/// The Landlock ABI version the kernel offers (1 or more), or `-errno`: `-ENOSYS` when the kernel
-/// was built without Landlock, `-EOPNOTSUPP` when it was disabled at boot.
-static inline int CShareLinux_landlock_abi(void) {
+int CShareLinux_openat_beneath(int dirfd, const char *path, int flags, unsigned int mode) {
+    struct open_how how = {0};
+    how.flags = (uint64_t)flags;
+    how.mode = (uint64_t)((flags & O_CREAT) ? mode : 0);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+int CShareLinux_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+    return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, 1 /* RENAME_NOREPLACE */);
+}
+
+int CShareLinux_syncfs(int fd) {
+    return (int)syscall(SYS_syncfs, fd);
+}
+
+int CShareLinux_start_writeback(int fd, int64_t offset, int64_t length) {
+    return (int)syscall(SYS_sync_file_range, fd, offset, length, 2 /* SYNC_FILE_RANGE_WRITE */);
+}
+
+int CShareLinux_pipe_cloexec(int fds[2]) {
+    return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
+}
+
+uint64_t CShareLinux_raise_descriptor_limit(uint64_t ceiling) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+    rlim_t target = limit.rlim_max < (rlim_t)ceiling ? limit.rlim_max : (rlim_t)ceiling;
+    if (target <= limit.rlim_cur) return 0;
+    uint64_t before = (uint64_t)limit.rlim_cur;
+    limit.rlim_cur = target;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+    return before;
+}
+
+int CShareLinux_landlock_abi(void) {
     long version = syscall(SYS_landlock_create_ruleset, (void *)0, (size_t)0, LANDLOCK_CREATE_RULESET_VERSION);
     return version < 0 ? -errno : (int)version;
 }
 
-/// landlock_create_ruleset(2): a ruleset that handles these rights (zero for what the ABI lacks).
-/// Returns its descriptor (close-on-exec), or -1 with errno set.
-static inline int CShareLinux_landlock_create_ruleset(uint64_t fs, uint64_t net, uint64_t scoped) {
+int CShareLinux_landlock_create_ruleset(uint64_t fs, uint64_t net, uint64_t scoped) {
     struct CShareLandlockRulesetAttr attr = {fs, net, scoped};
     return (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0U);
 }
 
-/// open(2) with O_PATH (which glibc shows only under _GNU_SOURCE) and O_CLOEXEC: a descriptor that
-/// names a file or folder for landlock_add_rule without opening it for reading. `follow` 0 opens a
-/// symbolic link itself. Returns the descriptor, or -1 with errno set.
-static inline int CShareLinux_open_path(const char *path, int follow) {
-    return open(path, __O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+int CShareLinux_open_path(const char *path, int follow) {
+    return open(path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
 }
 
-/// landlock_add_rule(2): allow `access` beneath the file or folder open at `fd` (`O_PATH`).
-/// Returns 0, or -1 with errno set.
-static inline int CShareLinux_landlock_allow_beneath(int ruleset, int fd, uint64_t access) {
+int CShareLinux_landlock_allow_beneath(int ruleset, int fd, uint64_t access) {
     struct landlock_path_beneath_attr attr = {0};
     attr.allowed_access = access;
     attr.parent_fd = fd;
     return (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0U);
 }
 
-/// Where `CShareLinux_spawn` failed.
-enum CShareSpawnStep {
-    CShareSpawnStepPipe = 1,
-    CShareSpawnStepFork,
-    CShareSpawnStepDescriptors,
-    CShareSpawnStepProcessGroup,
-    CShareSpawnStepDirectory,
-    CShareSpawnStepNoNewPrivileges,
-    CShareSpawnStepRestrict,
-    CShareSpawnStepExec,
-};
-
 /// Writes the failed step and errno to the parent and ends the child (async-signal-safe).
-static inline void CShareLinux_spawn_fail(int report, int step) {
+static void CShareLinux_spawn_fail(int report, int step) {
     int message[2] = {step, errno};
     ssize_t written;
     do {
@@ -90,21 +113,7 @@ static inline void CShareLinux_spawn_fail(int report, int step) {
     _exit(127);
 }
 
-/// Runs `program` in a child process, the way posix_spawn would, but confined first.
-///
-/// The child: joins a process group of its own; restores every signal's default disposition and
-/// an empty signal mask; gets `in_fd`, `out_fd` and `err_fd` as its stdin, stdout and stderr and no
-/// other descriptor; changes to `directory` (unless NULL); then, when `ruleset` is not -1, sets
-/// `PR_SET_NO_NEW_PRIVS` and enters the Landlock ruleset (landlock_restrict_self); and executes
-/// `program` with `argv` and `envp`. Between fork and exec it makes only async-signal-safe system
-/// calls (the parent is multithreaded) and touches no memory the parent did not prepare.
-///
-/// When `descriptor_limit` is not 0, the child's soft limit on open descriptors is set back to it
-/// just before the exec (the receiver raised its own; programs using `select` expect at most 1024).
-///
-/// Returns the child's pid once `program` is running. Returns -1 when any step failed, with the
-/// step in `*failed_step` and the errno in `*failed_errno`; a child that failed has been reaped.
-static inline pid_t CShareLinux_spawn(
+int32_t CShareLinux_spawn(
     const char *program, char *const argv[], char *const envp[], const char *directory, int in_fd, int out_fd,
     int err_fd, int ruleset, uint64_t descriptor_limit, int *failed_step, int *failed_errno) {
     int report[2];
@@ -192,4 +201,10 @@ static inline pid_t CShareLinux_spawn(
     return pid;
 }
 
-#endif
+int CShareLinux_malloc_limit_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
+}
+
+int CShareLinux_malloc_set_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
