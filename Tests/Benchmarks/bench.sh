@@ -33,7 +33,9 @@
 # DIRTY_MIB (unwritten data of the "busy disk" rows, default 3072; at most a quarter of the free
 # memory, so it stays dirty instead of being throttled), CASES (which of 1, 2 and 2b to run, default
 # "1 2 2b"; with 2b alone the quiet tree is still compared with tar), ONLY_LOOPBACK=1 (skips the
-# scripts of 4-11 that follow).
+# scripts of 4-11 that follow), BENCH_LOG (a file, relative to the repository, to which everything
+# printed on stdout is also appended, the tables of the scripts of 4-11 included; default
+# Tests/Benchmarks/results/YYYY-MM-DD-bench.txt with today's UTC date; empty: none).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -55,6 +57,13 @@ for tool in openssl socat tar perl ss sync cmp /usr/bin/time timeout; do
 done
 [ -x "$SHARE" ] || { echo "bench: $SHARE is missing (run 'make release')" >&2; exit 1; }
 SHARE=$(cd "$(dirname "$SHARE")" && pwd)/$(basename "$SHARE")
+
+# stdout (the tables) also goes to BENCH_LOG, appended; progress notes stay on stderr.
+BENCH_LOG=${BENCH_LOG-Tests/Benchmarks/results/$(date -u +%F)-bench.txt}
+if [ -n "$BENCH_LOG" ]; then
+    mkdir -p "$(dirname "$BENCH_LOG")"
+    exec > >(tee -a "$BENCH_LOG")
+fi
 
 mkdir -p "$BENCH_DIR"
 WORK=$(mktemp -d "$BENCH_DIR/run.XXXXXX")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Offers of many entries for `make bench` (issue 11): a folder of 100,000 and one of 1,000,000
+# Offers of many entries for `make bench` (docs/PERFORMANCE.md §10): a folder of 100,000 and one of 1,000,000
 # entries (folders of 1,000 empty files, make-empty-tree.pl) sent as one bundle on loopback, with
 # the peak RSS of the sender and the receiver (`/usr/bin/time -v`), against `tar -c | socat` to
 # `socat | tar -x` of the same tree in the same run; and a folder of 1,000,001 entries, which the

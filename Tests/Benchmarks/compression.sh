@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compression for `make bench` (issue 13, item 3): `share send` as it is (zstd where it pays)
+# Compression for `make bench` (docs/PERFORMANCE.md §9): `share send` as it is (zstd where it pays)
 # against `share send --no-compress`, between two simulated LAN hosts (Tests/Hosts/lan.sh: network
 # namespaces joined by veth) whose link is limited with tc tbf (`lan.sh rate`) to 100 Mbit/s or
 # 1 Gbit/s or not limited, and on loopback, for the three data sets of make-compression-sets.sh

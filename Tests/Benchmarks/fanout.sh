@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several receivers, several senders for `make bench` (issue 13, item 4), on simulated LAN hosts
+# Several receivers, several senders for `make bench` (docs/PERFORMANCE.md §11), on simulated LAN hosts
 # (Tests/Hosts/lan.sh: network namespaces joined by veth, links limited with tc tbf: `lan.sh rate`).
 #
 #   a. one `share send FILE` (FANOUT_MIB MiB, incompressible) to 1 receiver, and to 3 receivers at once

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the three data sets of the compression benchmarks (issue 13, part 3) in OUT, each about
+# Makes the three data sets of the compression benchmarks (docs/PERFORMANCE.md §9) in OUT, each about
 # SET_MIB MiB (default 24), the same on every run of the same machine:
 #
 #   OUT/source  source code: files of /usr/include (and /usr/share/perl5 if it is short), in byte

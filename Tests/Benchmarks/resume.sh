@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Resumption for `make bench` (issue 10), measured in one run:
+# Resumption for `make bench` (docs/PERFORMANCE.md §7 and §8), measured in one run:
 #   1. a 1 GiB file sent through the fault lab's proxy (ShareFaultProxy) on loopback: once clean,
 #      once cut at 50 % and sent again by hand (--no-retry, then the same command), and once cut at
 #      50 % with the automatic reconnection; time and bytes put on the wire beside the clean run.

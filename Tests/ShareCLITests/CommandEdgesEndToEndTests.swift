@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// Rough edges of issue 11, through the real binary: retrying the whole inbox, a kept document
+/// Rough edges of the command line, through the real binary: retrying the whole inbox, a kept document
 /// going where its receiver would have put it, the addresses a receiver prints for people who must
 /// type them, and forgetting a peer saved without a name.
 @Suite(.serialized) struct CommandEdgesEndToEndTests {

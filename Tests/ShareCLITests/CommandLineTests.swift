@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The command line as scripts and real folders use it (issue 11), through the real binary: JSON
+/// The command line as scripts and real folders use it, through the real binary: JSON
 /// for every outcome, folders as source trees are, and the rough edges.
 @Suite(.serialized) struct CommandLineTests {
     /// A receiver that accepts everything once, in `folder`, and its port.

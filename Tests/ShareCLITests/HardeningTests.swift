@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// What a hostile peer or a careless setting could still get away with (issue 9), each tried as an
+/// What a hostile peer or a careless setting could still get away with, each tried as an
 /// attacker or a user would, with the real `share` on both sides.
 @Suite(.serialized) struct HardeningTests {
     func mode(_ path: String) -> Int {

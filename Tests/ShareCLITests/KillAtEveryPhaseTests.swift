@@ -2,7 +2,7 @@ import Foundation
 import ShareTestSupport
 import Testing
 
-/// kill -9 at every phase of a transfer (issue 10), through the real binary on loopback: the
+/// kill -9 at every phase of a transfer, through the real binary on loopback: the
 /// receiver stops itself at a named point (`SHARE_TEST_PAUSE_AT`, test-only: ``TestPause``), then the
 /// sender or the receiver is killed with SIGKILL and run again. Every time the documents arrive
 /// exactly once with the bytes sent, nothing partial is under a final name, no `Name (2)` appears,

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// `share receive --accept ask` without a terminal asks with a desktop notification (issue 14):
+/// `share receive --accept ask` without a terminal asks with a desktop notification:
 /// on a real session bus (dbus-daemon) with a real notification server from Debian (dunst on
 /// Xvfb), whose context menu clicks the buttons as a user would.
 @Suite(.serialized, .enabled(if: DesktopSession.missingForServer.isEmpty || SimulatedLAN.isRequired))

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Interrupted transfers through the real binary (issue 10): connections cut by the fault lab's
+/// Interrupted transfers through the real binary: connections cut by the fault lab's
 /// proxy, a sender and a receiver killed with SIGKILL, and a receiver stopped for longer than the
 /// stall limit; each time the send continues from what the receiver holds, and nothing partial or
 /// duplicated is ever under a final name.

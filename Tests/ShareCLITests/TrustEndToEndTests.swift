@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Identity is the key, never the name (issue 8): verification codes compared by both users or not
+/// Identity is the key, never the name: verification codes compared by both users or not
 /// at all, pins keyed by fingerprint, keys checked before anything is sent, honest names, prompts
 /// that behave, and messages a user can act on. Both sides run as the real `share`, on
 /// pseudo-terminals wherever a person is involved.
@@ -73,7 +73,7 @@ import Glibc
         #expect(receiver.waitForOutput(containing: "it is remembered."))
     }
 
-    // MARK: Defect 2: verification is mutual or it does not happen
+    // MARK: Verification is mutual or it does not happen
 
     @Test func bothUsersCompareTheSameCodeAndOnlyThenBothRemember() throws {
         let dir = TemporaryDirectory("trust-mutual")
@@ -194,7 +194,7 @@ import Glibc
         _ = receiver.wait()
     }
 
-    // MARK: Defect 1: pins are keyed by fingerprint, never matched by name
+    // MARK: Pins are keyed by fingerprint, never matched by name
 
     @Test func anotherMachineWithAVerifiedNameIsADifferentUnverifiedMachine() throws {
         let dir = TemporaryDirectory("trust-same-name")
@@ -242,7 +242,7 @@ import Glibc
         _ = second.wait()
     }
 
-    // MARK: Defect 4: names are bound to keys
+    // MARK: Names are bound to keys
 
     @Test func aVerifiedPeerIsShownWithItsPinnedNameWhateverItCallsItself() throws {
         let dir = TemporaryDirectory("trust-rename")
@@ -263,7 +263,7 @@ import Glibc
         #expect(Set(verifiedNames(bob)) == ["alice", "carol"], "the pins keep their names")
     }
 
-    // MARK: Defect 5: the prompt can be interrupted
+    // MARK: The prompt can be interrupted
 
     @Test(arguments: [SIGINT, SIGTERM]) func stoppingAReceiverThatAsksEndsAtOnceAndTellsTheSender(_ signal: Int32) throws {
         let dir = TemporaryDirectory("trust-interrupt")
@@ -285,7 +285,7 @@ import Glibc
         #expect(FileTree.allPaths(bob.inbox + "/.share-staging").isEmpty, "no staging left behind")
     }
 
-    // MARK: Defect 6: prompts behave
+    // MARK: Prompts behave
 
     @Test func oneQuestionAtATimeWithTheQueueShownAndNothingWrittenIntoIt() throws {
         let dir = TemporaryDirectory("trust-queue")
@@ -390,7 +390,7 @@ import Glibc
         _ = unattended.wait()
     }
 
-    // MARK: Defect 7: what is on screen can be acted on
+    // MARK: What is on screen can be acted on
 
     @Test func theFingerprintAReceiverShowsIsEnoughToBlockTheSender() throws {
         let dir = TemporaryDirectory("trust-block-shown")

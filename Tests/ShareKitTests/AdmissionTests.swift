@@ -10,7 +10,7 @@ import Testing
 import Glibc
 #endif
 
-/// One LAN host cannot lock everyone out (issue 9, item 1; docs/SECURITY.md, "Admission"): a
+/// One LAN host cannot lock everyone out (docs/SECURITY.md, "Admission"): a
 /// real receiver on loopback against a flood from many addresses (127.0.1.x, 127.0.2.x: all of
 /// 127/8 is this machine's), with real senders alongside.
 @Suite(.serialized) struct AdmissionTests {

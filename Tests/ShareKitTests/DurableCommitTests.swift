@@ -5,7 +5,7 @@ import ShareTLS
 import ShareTestSupport
 import Testing
 
-/// The receiver makes durable what it wrote before the RECEIPT (issue 13; docs/ARCHITECTURE.md,
+/// The receiver makes durable what it wrote before the RECEIPT (docs/ARCHITECTURE.md,
 /// "Commit"), in one of two ways chosen from what the system has unwritten: one `syncfs` when little
 /// is, or, while other programs have much unwritten data, an `fsync` of every received file and
 /// folder, each inbox entry's folder and metadata, the staging area the items left and the inbox

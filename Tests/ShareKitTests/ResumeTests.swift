@@ -11,7 +11,7 @@ import Testing
 import Glibc
 #endif
 
-/// Transfers that stop part-way are continued, not restarted (issue 10; docs/PROTOCOL.md §7): a
+/// Transfers that stop part-way are continued, not restarted (docs/PROTOCOL.md §7): a
 /// real receiver on loopback keeps what arrived, and the same sender continues from there.
 @Suite(.serialized) struct ResumeTests {
     /// Sends `paths` and cuts the connection once `fraction` of the bytes went out (as a network

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Discovery data from a hostile responder on the LAN (issue 9, item 8): a raw multicast DNS
+/// Discovery data from a hostile responder on the LAN: a raw multicast DNS
 /// responder on one simulated host announces what it likes; `share` on another host must not trust
 /// it further than it deserves.
 @Suite(.serialized, .enabled(if: SimulatedLAN.networkShouldRun, SimulatedLAN.networkSkipNote))

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Two machines with one default name ("vm") on one simulated LAN, one verified and one not:
-/// identity is the key, in both directions (issue 8).
+/// identity is the key, in both directions.
 @Suite(.serialized, .enabled(if: SimulatedLAN.networkShouldRun, SimulatedLAN.networkSkipNote))
 struct SameNameTests {
     /// `user` and `peer` compare codes (`share trust verify`, both on pseudo-terminals, on loopback)

@@ -1,4 +1,4 @@
-/// How a send tries again when its connection fails on the way (issue 10; README, "Interrupted
+/// How a send tries again when its connection fails on the way (README, "Interrupted
 /// transfers"): it reconnects after a growing pause, for at most ``retryFor`` after the first
 /// failure, and continues from what the receiver holds.
 public struct RetryPolicy: Sendable, Hashable {
