@@ -14,7 +14,7 @@
 //   ShareUnicode -> CShareICU (look-alike names, UTS #39), ShareCompression -> CShareZstd (zstd DATA)
 //   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
-//   ShareKit, ShareArchive -> CShareLinux, ShareSystemd -> CShareSystemd (libsystemd),
+//   ShareKit, ShareArchive -> ShareSystem -> CShareLinux (system calls: one owner), ShareSystemd -> CShareSystemd (libsystemd),
 //   ShareNotifications -> CShareDBus (libdbus) (C: Debian's libraries and share's own shims)
 //   every library wrapper -> CShareLibrary (the loader that opens its library on first use)
 
@@ -80,13 +80,17 @@ let package = Package(
         .target(name: "ShareWire", dependencies: ["ShareDocuments"]),
         .target(name: "TypeRegistry"),
 
+        // The one owner of system calls: Errno, EINTR retries, the Linux calls glibc does not wrap, Landlock,
+        // the confined spawn, the descriptor limit. The only Swift code that imports CShareLinux.
+        .target(name: "ShareSystem", dependencies: ["CShareLinux"]),
+
         // The only code that sees C.
-        .target(name: "ShareTLS", dependencies: ["CShareOpenSSL", "CShareLibrary"]),
+        .target(name: "ShareTLS", dependencies: ["CShareOpenSSL", "CShareLibrary", "ShareSystem"]),
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi", "CShareLibrary"]),
         .target(name: "ShareDNS", dependencies: ["CShareResolv"]),
         .target(name: "ShareDNSUpdate", dependencies: ["CShareLDNS", "CShareLibrary", "ShareDNS"]),
-        .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire"]),
-        .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLibrary", "CShareLinux", "ShareDocuments"]),
+        .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire", "ShareSystem"]),
+        .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLibrary", "ShareSystem", "ShareDocuments"]),
         .target(name: "ShareUnicode", dependencies: ["CShareICU", "CShareLibrary"]),
         .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
         .target(name: "ShareSystemd", dependencies: ["CShareSystemd", "CShareLibrary"]),
@@ -97,7 +101,7 @@ let package = Package(
             name: "ShareKit",
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
-                "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "ShareCompression", "CShareLinux",
+                "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "ShareCompression", "ShareSystem",
             ]
         ),
         .target(
@@ -153,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "ShareKitTests",
             dependencies: [
-                "ShareKit", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport",
+                "ShareKit", "ShareSystem", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport",
                 "ShareDiscovery",
                 "TypeRegistry", "ShareArchive",
             ]

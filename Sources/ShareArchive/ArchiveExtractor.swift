@@ -1,4 +1,4 @@
-internal import CShareLinux
+import ShareSystem
 import ShareDocuments
 
 #if canImport(Glibc)
@@ -37,7 +37,7 @@ public enum ArchiveExtractor {
     {
         let rootFD = open(destination, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard rootFD >= 0 else {
-            throw .storageFailed(operation: "opening", path: destination, reason: errorText())
+            throw .storageFailed(operation: "opening", path: destination, reason: Errno.current.description)
         }
         defer { close(rootFD) }
         let reader = try ArchiveReader(path: archivePath, password: password)
@@ -48,7 +48,6 @@ public enum ArchiveExtractor {
         return try extraction.finish()
     }
 
-    static func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 }
 
 /// The state of one extraction.
@@ -131,7 +130,7 @@ private struct Extraction {
             if !folders.contains(current) {
                 if mkdirat(fd, String(component), 0o700) != 0 && errno != EEXIST {
                     throw .storageFailed(
-                        operation: "creating the folder", path: current, reason: ArchiveExtractor.errorText())
+                        operation: "creating the folder", path: current, reason: Errno.current.description)
                 }
                 let key = PathRules.collisionKey(current)
                 if let other = collisionKeys[key], other != current { throw .duplicatePath(path: current) }
@@ -141,7 +140,7 @@ private struct Extraction {
             let next = openat(fd, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard next >= 0 else {
                 throw .storageFailed(
-                    operation: "opening the folder", path: current, reason: ArchiveExtractor.errorText())
+                    operation: "opening the folder", path: current, reason: Errno.current.description)
             }
             close(fd)
             fd = next
@@ -154,10 +153,10 @@ private struct Extraction {
         throws(ArchiveError)
     {
         if let slash = path.unicodeScalars.lastIndex(of: "/") { try makeFolders(String(path[..<slash])) }
-        let fd = CShareLinux_openat_beneath(rootFD, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = LinuxCalls.openBeneath(rootFD, path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
         guard fd >= 0 else {
             if errno == EEXIST { throw .duplicatePath(path: path) }
-            throw .storageFailed(operation: "creating", path: path, reason: ArchiveExtractor.errorText())
+            throw .storageFailed(operation: "creating", path: path, reason: Errno.current.description)
         }
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
@@ -167,14 +166,8 @@ private struct Extraction {
             if count == 0 { break }
             bytes += UInt64(count)
             if bytes > limits.maxTotalBytes { throw .tooLarge(limit: limits.maxTotalBytes) }
-            var offset = 0
-            while offset < count {
-                let written = write(fd, buffer.baseAddress! + offset, count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw .storageFailed(operation: "writing", path: path, reason: ArchiveExtractor.errorText())
-                }
-                offset += written
+            if let code = POSIX.writeAll(fd, UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) {
+                throw .storageFailed(operation: "writing", path: path, reason: Errno(code).description)
             }
         }
         var times = [
@@ -182,7 +175,7 @@ private struct Extraction {
             timespec(tv_sec: Int(header.modificationTime), tv_nsec: 0),
         ]
         if fchmod(fd, mode_t(header.permissions & 0o777)) != 0 || futimens(fd, &times) != 0 {
-            throw .storageFailed(operation: "setting the mode of", path: path, reason: ArchiveExtractor.errorText())
+            throw .storageFailed(operation: "setting the mode of", path: path, reason: Errno.current.description)
         }
         files += 1
     }
@@ -200,8 +193,7 @@ private struct Extraction {
             if let slash = link.path.unicodeScalars.lastIndex(of: "/") {
                 let parent = String(link.path[..<slash])
                 try makeFolders(parent)
-                parentFD = CShareLinux_openat_beneath(
-                    rootFD, parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+                parentFD = LinuxCalls.openBeneath(rootFD, parent, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 name = String(link.path[link.path.index(after: slash)...])
             } else {
                 parentFD = dup(rootFD)
@@ -209,20 +201,20 @@ private struct Extraction {
             }
             guard parentFD >= 0 else {
                 throw .storageFailed(
-                    operation: "opening the folder of", path: link.path, reason: ArchiveExtractor.errorText())
+                    operation: "opening the folder of", path: link.path, reason: Errno.current.description)
             }
             defer { close(parentFD) }
             if symlinkat(link.target, parentFD, name) != 0 {
                 if errno == EEXIST { throw .duplicatePath(path: link.path) }
                 throw .storageFailed(
-                    operation: "creating the link", path: link.path, reason: ArchiveExtractor.errorText())
+                    operation: "creating the link", path: link.path, reason: Errno.current.description)
             }
         }
         // Deepest first, so a folder's time is set after its contents are complete.
         for folder in folderTimes.sorted(by: {
             PathRules.components(of: $0.path).count > PathRules.components(of: $1.path).count
         }) {
-            let fd = CShareLinux_openat_beneath(rootFD, folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+            let fd = LinuxCalls.openBeneath(rootFD, folder.path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { continue }
             var times = [
                 timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2 /* UTIME_OMIT */),

@@ -1,4 +1,5 @@
 internal import CShareArchive
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -43,7 +44,7 @@ final class ArchiveReader {
     ///   ``ArchiveError/unreadable(reason:)`` when it is not a tar, tar.gz or zip archive.
     init(path: String, password: [UInt8]? = nil) throws(ArchiveError) {
         guard access(path, R_OK) == 0 else {
-            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotOpen(path: path, reason: Errno.current.description)
         }
         guard let handle = libarchive.archive_read_new() else {
             throw .cannotOpen(path: path, reason: "out of memory")

@@ -1,5 +1,6 @@
 internal import CShareArchive
 import Foundation
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -117,7 +118,7 @@ public final class ArchiveWriter {
             let entry = prefix.isEmpty ? name : prefix + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else {
-                throw .storageFailed(operation: "reading", path: path, reason: ArchiveExtractor.errorText())
+                throw .storageFailed(operation: "reading", path: path, reason: Errno.current.description)
             }
             let mode = UInt32(info.st_mode) & 0o777
             let time = Int64(info.st_mtim.tv_sec)

@@ -1,3 +1,4 @@
+import ShareSystem
 // ShareTLS: the folder that holds the node's identity files, and crash-safe writes into it.
 
 #if canImport(Glibc)
@@ -82,11 +83,11 @@ struct IdentityDirectory {
         if fd < 0 {
             let code = errno
             if code == ENOENT { return nil }
-            throw .cannotRead(path: path, detail: systemMessage(code))
+            throw .cannotRead(path: path, detail: Errno(code).description)
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, detail: systemMessage(errno)) }
+        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, detail: Errno(errno).description) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .cannotRead(path: path, detail: "not a regular file") }
         guard Int(info.st_size) <= IdentityDirectory.maximumFileSize else {
             throw .cannotRead(path: path, detail: "the file is \(info.st_size) bytes, far too large for a PEM file")
@@ -99,13 +100,9 @@ struct IdentityDirectory {
         while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(fd, base + count, buffer.count - count)
+                return retryingOnInterrupt { Glibc.read(fd, base + count, buffer.count - count) }
             }
-            if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw .cannotRead(path: path, detail: systemMessage(code))
-            }
+            if n < 0 { throw .cannotRead(path: path, detail: Errno.current.description) }
             if n == 0 { break }
             count += n
         }
@@ -139,15 +136,8 @@ struct IdentityDirectory {
         defer { if temporaryExists { unlink(temporary) } }
         do throws(IdentityError) {
             guard fchmod(fd, mode) == 0 else { throw .cannotWrite(path: destination, operation: "chmod", errno: errno) }
-            var offset = 0
-            while offset < bytes.count, let base = bytes.baseAddress {
-                let n = Glibc.write(fd, base + offset, bytes.count - offset)
-                if n < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    throw .cannotWrite(path: destination, operation: "write", errno: code)
-                }
-                offset += n
+            if let code = POSIX.writeAll(fd, UnsafeRawBufferPointer(bytes)) {
+                throw .cannotWrite(path: destination, operation: "write", errno: code)
             }
             guard fsync(fd) == 0 else { throw .cannotWrite(path: destination, operation: "fsync", errno: errno) }
         } catch {

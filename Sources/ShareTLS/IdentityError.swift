@@ -1,6 +1,7 @@
 // ShareTLS: what can go wrong loading or creating the node's identity.
 
 public import Foundation
+import ShareSystem
 
 /// An error loading or creating the node's identity (its key and certificate files).
 ///
@@ -74,7 +75,7 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let code):
-            return "Cannot create the identity folder \(path): \(systemMessage(code)). "
+            return "Cannot create the identity folder \(path): \(Errno(code).description). "
                 + "Check that its parent folder exists and is writable by you."
         case .cannotRead(let path, let detail):
             return "Cannot read \(path): \(detail). Check the file's owner and permissions (it must be readable by "
@@ -105,11 +106,11 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "identity (peers will have to trust this machine again), move \(certificatePath) away and run "
                 + "share again."
         case .cannotWrite(let path, let operation, let code):
-            return "Cannot save \(path) (\(operation) failed: \(systemMessage(code))). "
+            return "Cannot save \(path) (\(operation) failed: \(Errno(code).description)). "
                 + "Check free disk space and that the folder is writable by you."
         case .cannotProtectKeyFile(let path, let code):
             return "The identity key \(path) can be read by other users and share could not restrict it "
-                + "(\(systemMessage(code))). Run `chmod 600 '\(path)'` and check that you own the file."
+                + "(\(Errno(code).description)). Run `chmod 600 '\(path)'` and check that you own the file."
         case .keyExposed(let path, let mode):
             let folder = path.split(separator: "/").dropLast().joined(separator: "/")
             return "The identity key \(path) was readable by other users (mode \(String(mode & 0o777, radix: 8))): it may have "
@@ -148,9 +149,4 @@ public enum IdentityError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "certificate of the CA that issued it (or leave --chain out)."
         }
     }
-}
-
-/// `strerror` text for an errno value.
-func systemMessage(_ code: Int32) -> String {
-    String(cString: strerror(code))
 }

@@ -2,6 +2,7 @@
 
 internal import CShareOpenSSL
 internal import Foundation
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -120,31 +121,23 @@ final class SocketChannel {
     /// One `send` (retried on EINTR); `nil` after a failure, with ``lastErrno`` set.
     private func sendOnce(_ data: UnsafeRawPointer, _ count: Int) -> Int? {
         let flags = Int32(MSG_NOSIGNAL) | (nonBlocking ? Int32(MSG_DONTWAIT) : 0)
-        while true {
-            let n = send(fd, data, count, flags)
-            if n >= 0 { return n }
-            let code = errno
-            if code == EINTR { continue }
-            lastErrno = code
-            return nil
-        }
+        let n = retryingOnInterrupt { send(fd, data, count, flags) }
+        if n >= 0 { return n }
+        lastErrno = errno
+        return nil
     }
 
     /// One `recv` (retried on EINTR): the byte count, 0 at the end of the stream, `nil` after a failure.
     fileprivate func receive(_ data: UnsafeMutableRawPointer, _ count: Int) -> Int? {
         let flags = nonBlocking ? Int32(MSG_DONTWAIT) : 0
-        while true {
-            let n = recv(fd, data, count, flags)
-            if n > 0 { return n }
-            if n == 0 {
-                sawEndOfStream = true
-                return 0
-            }
-            let code = errno
-            if code == EINTR { continue }
-            lastErrno = code
-            return nil
+        let n = retryingOnInterrupt { recv(fd, data, count, flags) }
+        if n > 0 { return n }
+        if n == 0 {
+            sawEndOfStream = true
+            return 0
         }
+        lastErrno = errno
+        return nil
     }
 }
 

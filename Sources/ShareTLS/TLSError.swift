@@ -1,6 +1,7 @@
 // ShareTLS: what can go wrong in a TLS connection, told so a user knows what to do.
 
 public import Foundation
+import ShareSystem
 
 /// An error from a TLS handshake, read or write.
 ///
@@ -103,7 +104,7 @@ public enum TLSError: Error, CustomStringConvertible, Sendable, Equatable {
             return "The peer reset the connection (it crashed, was stopped, or refused to continue). Try again; "
                 + "if it keeps happening, check the peer's error message."
         case .system(let operation, let code):
-            return "Network error during the TLS \(operation): \(String(cString: strerror(code)))."
+            return "Network error during the TLS \(operation): \(Errno(code))."
         case .openSSL(let operation, let reasons):
             return "TLS \(operation) failed: \(reasons.joined(separator: "; "))."
         }

@@ -1,4 +1,9 @@
 public import ShareTLS
+import ShareSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A failure to reach a peer or to move bytes to it.
 public enum TransportError: Error, Sendable, CustomStringConvertible {
@@ -32,11 +37,11 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
         case .connectionRefused(let endpoint):
             "nobody is receiving at \(endpoint) (connection refused); start 'share receive' there, or check the port"
         case .timedOut(let endpoint, let operation): "\(endpoint) did not answer in time (\(operation))"
-        case .socket(let operation, let endpoint, let code): "\(operation) \(endpoint) failed: \(errnoText(code))"
+        case .socket(let operation, let endpoint, let code): "\(operation) \(endpoint) failed: \(Errno(code).description)"
         case .cannotListen(let port, let code):
-            code == EADDRINUSE_VALUE
+            code == EADDRINUSE
                 ? "port \(port) is already in use; stop the other receiver or choose another port with --port (0 picks a free one)"
-                : "cannot listen on port \(port): \(errnoText(code))"
+                : "cannot listen on port \(port): \(Errno(code).description)"
         case .tls(let endpoint, let error): "TLS with \(endpoint) failed: \(error)"
         case .closed(let endpoint): "the connection to \(endpoint) was closed"
         case .closedDuringHandshake(let endpoint):

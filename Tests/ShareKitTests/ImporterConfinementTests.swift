@@ -2,6 +2,7 @@ import Foundation
 import ShareTestSupport
 import Testing
 import TypeRegistry
+import ShareSystem
 
 @testable import ShareKit
 

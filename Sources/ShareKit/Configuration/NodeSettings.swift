@@ -3,6 +3,7 @@ public import ShareDocuments
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// The user's settings, stored as `settings.json` in the config folder and changed with

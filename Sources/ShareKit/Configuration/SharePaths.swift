@@ -1,4 +1,5 @@
 import Foundation
+import ShareSystem
 
 /// Where share keeps its files, following the XDG base directory specification.
 public struct SharePaths: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// The receive folder, opened once when `share receive` starts and used through its descriptor

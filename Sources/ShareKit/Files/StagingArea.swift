@@ -1,4 +1,4 @@
-internal import CShareLinux
+import ShareSystem
 import Foundation
 import ShareDocuments
 import ShareTLS
@@ -443,7 +443,7 @@ final class StagingArea {
                 throw .storageFailed(operation: "opening the inbox entry for", path: item.name, reason: POSIX.errorText())
             }
             folders.append(SyncQueue.Item(fd: folderFD, path: folder))
-            if CShareLinux_rename_noreplace(areaFD, item.name, folderFD, item.name) != 0 {
+            if LinuxCalls.renameWithoutReplacing(areaFD, item.name, to: folderFD, item.name) != 0 {
                 throw .storageFailed(operation: "moving into its inbox entry", path: item.name, reason: POSIX.errorText())
             }
             var metadata = index < entries.count ? entries[index] : InboxEntry.damaged(id: "")
@@ -473,7 +473,7 @@ final class StagingArea {
             if let failure = syncs.finish() { throw failure }
         }
         if method == .filesystem || unopened {
-            if CShareLinux_syncfs(areaFD) != 0 {
+            if LinuxCalls.syncFilesystem(areaFD) != 0 {
                 throw .storageFailed(operation: "syncing", path: root, reason: POSIX.errorText())
             }
             syncs.record("syncfs")
@@ -557,7 +557,7 @@ final class StagingArea {
             let folderFD = openat(areaFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard folderFD >= 0 else { continue }
             for item in POSIX.directoryNames(consuming: dup(folderFD)) ?? [] where item != Inbox.metadataName {
-                _ = CShareLinux_rename_noreplace(folderFD, item, areaFD, item)
+                _ = LinuxCalls.renameWithoutReplacing(folderFD, item, to: areaFD, item)
             }
             close(folderFD)
             POSIX.removeTree(parent: areaFD, name: name)
@@ -578,7 +578,7 @@ final class StagingArea {
     ) throws(ReceiveError) -> String {
         var id = id
         for _ in 0..<100 {
-            if CShareLinux_rename_noreplace(areaFD, folder, rootDirectoryFD, id) == 0 { return id }
+            if LinuxCalls.renameWithoutReplacing(areaFD, folder, to: rootDirectoryFD, id) == 0 { return id }
             guard errno == EEXIST else {
                 throw .storageFailed(operation: "moving into the inbox", path: root + "/" + id, reason: POSIX.errorText())
             }
@@ -654,7 +654,7 @@ final class StagingArea {
         let parentPath = String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
         if let parent, parent.path == parentPath { return (parent.fd, name) }
-        let fd = CShareLinux_openat_beneath(areaFD, parentPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+        let fd = LinuxCalls.openBeneath(areaFD, parentPath, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             throw .storageFailed(operation: "opening the folder", path: parentPath, reason: POSIX.errorText())
         }

@@ -3,6 +3,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// Makes durable exactly the files and folders one transfer wrote, and nothing else: a commit's

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// How much data the whole system has written to files but not yet to disk: what one `syncfs`

@@ -3,6 +3,7 @@ public import ShareDocuments
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// The transfer history: `history.jsonl` in the state folder (`$XDG_STATE_HOME/share`), one

@@ -2,6 +2,7 @@ import Foundation
 import ShareArchive
 import ShareDocuments
 public import TypeRegistry
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-internal import CShareLinux
+import ShareSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -102,18 +102,17 @@ enum ImporterProcess {
         let standardInput: Int32
         if let input {
             // Written into a pipe before the program starts, so no file ever holds it.
-            var inPipe: [Int32] = [-1, -1]
-            guard input.count <= maximumInput, CShareLinux_pipe_cloexec(&inPipe) == 0 else {
+            guard input.count <= maximumInput, let inPipe = LinuxCalls.pipe() else {
                 let reason = input.count > maximumInput ? "its input is too long" : POSIX.errorText()
                 return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
             }
-            let written = input.withUnsafeBytes { POSIX.writeAll(inPipe[1], $0) }
-            close(inPipe[1])
+            let written = input.withUnsafeBytes { POSIX.writeAll(inPipe.write, $0) }
+            close(inPipe.write)
             guard written == nil else {
-                close(inPipe[0])
+                close(inPipe.read)
                 return Result(termination: .couldNotStart("its input could not be written"), stdout: "", stderr: "")
             }
-            standardInput = inPipe[0]
+            standardInput = inPipe.read
         } else {
             standardInput = open("/dev/null", O_RDONLY | O_CLOEXEC)
             guard standardInput >= 0 else {
@@ -121,15 +120,13 @@ enum ImporterProcess {
             }
         }
         defer { close(standardInput) }
-        var outPipe: [Int32] = [-1, -1]
-        var errPipe: [Int32] = [-1, -1]
-        guard CShareLinux_pipe_cloexec(&outPipe) == 0 else {
+        guard let outPipe = LinuxCalls.pipe() else {
             return Result(termination: .couldNotStart(POSIX.errorText()), stdout: "", stderr: "")
         }
-        guard CShareLinux_pipe_cloexec(&errPipe) == 0 else {
+        guard let errPipe = LinuxCalls.pipe() else {
             let reason = POSIX.errorText()
-            close(outPipe[0])
-            close(outPipe[1])
+            close(outPipe.read)
+            close(outPipe.write)
             return Result(termination: .couldNotStart(reason), stdout: "", stderr: "")
         }
 
@@ -138,41 +135,41 @@ enum ImporterProcess {
         let spawned = withExtendedLifetime(ruleset) {
             ChildProcess.spawn(
                 program: program, argv: argv, environment: environment, directory: directory, input: standardInput,
-                output: outPipe[1], error: errPipe[1], ruleset: ruleset?.fd ?? -1)
+                output: outPipe.write, error: errPipe.write, ruleset: ruleset?.fd ?? -1)
         }
-        close(outPipe[1])
-        close(errPipe[1])
+        close(outPipe.write)
+        close(errPipe.write)
         let pid: pid_t
         switch spawned {
         case .success(let started):
             pid = started
         case .failure(let failure):
-            close(outPipe[0])
-            close(errPipe[0])
+            close(outPipe.read)
+            close(errPipe.read)
             return Result(
                 termination: .couldNotStart(
-                    spawnFailure(failure.step, failure.code, program: program, directory: directory, confined: ruleset != nil)),
+                    spawnFailure(failure, program: program, directory: directory, confined: ruleset != nil)),
                 stdout: "", stderr: "")
         }
         return supervise(
-            pid: pid, stdout: outPipe[0], stderr: errPipe[0], timeout: timeout, cancellation: cancellation)
+            pid: pid, stdout: outPipe.read, stderr: errPipe.read, timeout: timeout, cancellation: cancellation)
     }
 
-    /// Why `CShareLinux_spawn` failed, for a message.
+    /// Why a program could not be started, for a message.
     private static func spawnFailure(
-        _ step: Int32, _ code: Int32, program: String, directory: String, confined: Bool
+        _ failure: ChildProcess.SpawnFailure, program: String, directory: String, confined: Bool
     ) -> String {
-        let reason = POSIX.errorText(code)
-        switch UInt32(step) {
-        case CShareSpawnStepDirectory.rawValue:
+        let reason = failure.code.description
+        switch failure.step {
+        case .directory:
             return "cannot enter its folder '\(directory)': \(reason)"
-        case CShareSpawnStepNoNewPrivileges.rawValue, CShareSpawnStepRestrict.rawValue:
+        case .confining:
             return "it could not be confined: landlock_restrict_self: \(reason)"
-        case CShareSpawnStepExec.rawValue:
+        case .executing:
             let folders = ImporterSandbox.systemFolders.joined(separator: ", ")
-            let hint = confined && code == EACCES ? " (confined, it may run only its own program and \(folders))" : ""
+            let hint = confined && failure.code.rawValue == EACCES ? " (confined, it may run only its own program and \(folders))" : ""
             return "cannot run '\(program)': \(reason)\(hint)"
-        default:
+        case .preparing, .processGroup:
             return "cannot start '\(program)': \(reason)"
         }
     }

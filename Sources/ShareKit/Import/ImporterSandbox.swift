@@ -1,3 +1,4 @@
+import ShareSystem
 #if canImport(Glibc)
     import Glibc
 #endif

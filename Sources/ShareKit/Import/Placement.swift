@@ -1,4 +1,4 @@
-internal import CShareLinux
+import ShareSystem
 import ShareDocuments
 
 #if canImport(Glibc)
@@ -99,7 +99,7 @@ enum Placement {
         var candidate = preferred
         var number = 1
         while true {
-            if CShareLinux_rename_noreplace(sourceFD, name, destinationFD, candidate) == 0 { return candidate }
+            if LinuxCalls.renameWithoutReplacing(sourceFD, name, to: destinationFD, candidate) == 0 { return candidate }
             guard errno == EEXIST else {
                 throw ImportFailure("cannot move '\(name)' into '\(folder)': \(POSIX.errorText())")
             }

@@ -1,4 +1,4 @@
-internal import CShareLinux
+import ShareSystem
 import ShareDocuments
 
 #if canImport(Glibc)
@@ -84,7 +84,7 @@ final class ScratchFolder {
 
     /// Makes what was written durable (one `syncfs` of the destination's filesystem).
     func sync() throws(ImportFailure) {
-        if CShareLinux_syncfs(fd) != 0 {
+        if LinuxCalls.syncFilesystem(fd) != 0 {
             throw ImportFailure("cannot sync '\(destination)': \(POSIX.errorText())")
         }
     }

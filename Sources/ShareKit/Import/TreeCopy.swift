@@ -1,4 +1,5 @@
 import Foundation
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-internal import CShareLinux
+import ShareSystem
 import Foundation
 import ShareDocuments
 import ShareTLS
@@ -239,7 +239,7 @@ final class FileWriter: Sendable {
                 fileBytes += Int64(bytes.count)
                 state.withLock { $0.written += Int64(bytes.count) }
                 if fileBytes - flushedUpTo >= Self.writebackInterval {
-                    _ = CShareLinux_start_writeback(fd, flushedUpTo, fileBytes - flushedUpTo)
+                    _ = LinuxCalls.startWriteback(fd, offset: flushedUpTo, length: fileBytes - flushedUpTo)
                     flushedUpTo = fileBytes
                 }
             case .close(_, let expected, let hashedDigest):

@@ -1,4 +1,4 @@
-internal import CShareLinux
+import ShareSystem
 import Foundation
 public import ShareTLS
 import ShareTransport
@@ -114,10 +114,10 @@ public final class Receiver: Sendable {
     private static let tuneAllocator: Void = {
         let environment = ProcessInfo.processInfo.environment
         if environment["MALLOC_MMAP_THRESHOLD_"] == nil {
-            _ = CShareLinux_malloc_set_mmap_threshold(Int32(allocatorMmapThreshold))
+            Allocator.mapAllocations(ofAtLeast: allocatorMmapThreshold)
         }
         if environment["MALLOC_ARENA_MAX"] == nil {
-            _ = CShareLinux_malloc_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+            Allocator.limitArenas(max(2, ProcessInfo.processInfo.activeProcessorCount))
         }
     }()
 

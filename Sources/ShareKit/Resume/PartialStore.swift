@@ -3,6 +3,7 @@ import ShareTLS
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// The partial transfers a receiver keeps in its inbox (``PartialTransfer``): where each one is, how

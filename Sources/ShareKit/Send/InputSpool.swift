@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// Standard input saved to a private temporary file, so it can be sent as one file (`share send -

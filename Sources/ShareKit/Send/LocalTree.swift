@@ -2,6 +2,7 @@ public import ShareDocuments
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// What a send will offer: the manifest built from local paths, and where each file's content is.

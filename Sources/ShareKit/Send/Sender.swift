@@ -3,6 +3,7 @@ import ShareDocuments
 public import ShareTLS
 public import ShareTransport
 public import ShareWire
+import ShareSystem
 
 /// Sends prepared documents to one receiver over TLS (docs/PROTOCOL.md §5).
 ///

@@ -4,6 +4,7 @@ import ShareTLS
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// One file of a send, open for reading: checked against the offer when opened and when read to

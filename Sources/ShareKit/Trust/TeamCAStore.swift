@@ -3,6 +3,7 @@ public import ShareTLS
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// The team CAs the user trusts, kept as PEM files in `trusted-cas/` in the config folder: one file

@@ -4,6 +4,7 @@ import ShareUnicode
 
 #if canImport(Glibc)
 import Glibc
+import ShareSystem
 #endif
 
 /// The peers this machine knows, stored as `trust.json` in the config folder: the ones the user

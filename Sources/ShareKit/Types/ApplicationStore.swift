@@ -1,5 +1,6 @@
 import Foundation
 public import TypeRegistry
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 public import TypeRegistry
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import TypeRegistry
+import ShareSystem
 
 #if canImport(Glibc)
     import Glibc

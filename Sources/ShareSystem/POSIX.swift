@@ -1,39 +1,33 @@
 #if canImport(Glibc)
-import Glibc
+    package import Glibc
 #endif
 
 /// Small helpers over POSIX calls, retrying on EINTR.
-enum POSIX {
+package enum POSIX {
     /// The current errno's text.
-    static func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+    package static func errorText(_ code: Int32 = errno) -> String { Errno(code).description }
 
     /// Writes all of `buffer` to `fd`.
-    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
+    package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < buffer.count {
-            let written = write(fd, buffer.baseAddress!.advanced(by: offset), buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
+            let written = retryingOnInterrupt { write(fd, buffer.baseAddress!.advanced(by: offset), buffer.count - offset) }
+            if written < 0 { return errno }
             offset += written
         }
         return nil
     }
 
     /// Reads up to `buffer.count` bytes, retrying on EINTR; returns the count or -errno.
-    static func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-        while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            return count < 0 ? -Int(errno) : count
-        }
+    package static func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = retryingOnInterrupt { read(fd, buffer.baseAddress, buffer.count) }
+        return count < 0 ? -Int(errno) : count
     }
 
     /// The whole of the regular file at `path` (a symbolic link is followed only if
     /// `followingLinks`), or `nil` when it cannot be opened or read, is not a regular file or holds
     /// more than `limit` bytes. Without Foundation, whose readers build an error for a missing file.
-    static func readFile(_ path: String, limit: Int, followingLinks: Bool = false) -> [UInt8]? {
+    package static func readFile(_ path: String, limit: Int, followingLinks: Bool = false) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -54,7 +48,7 @@ enum POSIX {
 
     /// The names in the directory open at `fd` (without `.` and `..`), sorted by bytes. Takes
     /// ownership of `fd`.
-    static func directoryNames(consuming fd: Int32) -> [String]? {
+    package static func directoryNames(consuming fd: Int32) -> [String]? {
         guard let dir = fdopendir(fd) else {
             close(fd)
             return nil
@@ -76,7 +70,7 @@ enum POSIX {
 
     /// Removes `name` (a file, link or whole folder) under the directory `parent`, never following
     /// links. Folders whose permissions forbid it are opened up first.
-    static func removeTree(parent: Int32, name: String) {
+    package static func removeTree(parent: Int32, name: String) {
         var info = stat()
         guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
         if (info.st_mode & S_IFMT) != S_IFDIR {
@@ -98,7 +92,7 @@ enum POSIX {
     }
 
     /// `timespec` pair for futimens/utimensat: access time now, modification time as given.
-    static func times(seconds: Int64, nanoseconds: UInt32) -> [timespec] {
+    package static func times(seconds: Int64, nanoseconds: UInt32) -> [timespec] {
         [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 1 /* UTIME_NOW */), timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))]
     }
 }

@@ -11,39 +11,41 @@ internal import CShareLinux
 /// access outside the folders and files added with ``allow(_:_:followingLinks:)``, every TCP bind
 /// and connect (ABI 4 and later; no rule ever allows one), and signals and abstract Unix sockets
 /// that reach outside the confined processes (ABI 6 and later). A child enters it with
-/// `CShareLinux_spawn` (see ``ImporterProcess``); the ruleset itself is only a description until then.
+/// ``ChildProcess/spawn(program:argv:environment:directory:input:output:error:ruleset:)`` (ShareKit's `ImporterProcess`); the ruleset itself is only a description until then.
 ///
 /// Owns the ruleset's descriptor (close-on-exec), closed on release.
-final class LandlockRuleset {
+package final class LandlockRuleset {
     /// Landlock's filesystem rights (`LANDLOCK_ACCESS_FS_*`).
-    struct Access: OptionSet, Sendable, Hashable {
-        let rawValue: UInt64
+    package struct Access: OptionSet, Sendable, Hashable {
+        package let rawValue: UInt64
 
-        static let execute = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_EXECUTE)
-        static let writeFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_WRITE_FILE)
-        static let readFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_READ_FILE)
-        static let readDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_READ_DIR)
-        static let removeDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REMOVE_DIR)
-        static let removeFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REMOVE_FILE)
-        static let makeCharacterDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_CHAR)
-        static let makeDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_DIR)
-        static let makeRegularFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_REG)
-        static let makeSocket = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_SOCK)
-        static let makeFIFO = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_FIFO)
-        static let makeBlockDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_BLOCK)
-        static let makeSymlink = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_SYM)
+        package init(rawValue: UInt64) { self.rawValue = rawValue }
+
+        package static let execute = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_EXECUTE)
+        package static let writeFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_WRITE_FILE)
+        package static let readFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_READ_FILE)
+        package static let readDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_READ_DIR)
+        package static let removeDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REMOVE_DIR)
+        package static let removeFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REMOVE_FILE)
+        package static let makeCharacterDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_CHAR)
+        package static let makeDirectory = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_DIR)
+        package static let makeRegularFile = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_REG)
+        package static let makeSocket = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_SOCK)
+        package static let makeFIFO = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_FIFO)
+        package static let makeBlockDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_BLOCK)
+        package static let makeSymlink = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_MAKE_SYM)
         /// Renaming or linking a file into another folder (ABI 2).
-        static let refer = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REFER)
+        package static let refer = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_REFER)
         /// Truncating a file (ABI 3).
-        static let truncate = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_TRUNCATE)
+        package static let truncate = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_TRUNCATE)
         /// ioctl on a device file (ABI 5).
-        static let ioctlDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_IOCTL_DEV)
+        package static let ioctlDevice = Access(rawValue: CSHARE_LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
         /// The rights that mean something for a file rather than a folder.
-        static let fileRights: Access = [.execute, .writeFile, .readFile, .truncate, .ioctlDevice]
+        package static let fileRights: Access = [.execute, .writeFile, .readFile, .truncate, .ioctlDevice]
 
         /// Every filesystem right Landlock ABI `abi` knows.
-        static func known(abi: Int) -> Access {
+        package static func known(abi: Int) -> Access {
             guard abi >= 1 else { return [] }
             var rights = Access(rawValue: (1 << 13) - 1)
             if abi >= 2 { rights.insert(.refer) }
@@ -55,24 +57,24 @@ final class LandlockRuleset {
 
     /// The Landlock ABI this kernel offers (1 or more), asked once per process; `-ENOSYS` when the
     /// kernel was built without Landlock, `-EOPNOTSUPP` when it was disabled at boot.
-    static let kernelABI = Int(CShareLinux_landlock_abi())
+    package static let kernelABI = Int(CShareLinux_landlock_abi())
 
     /// The ABI the ruleset was made for.
-    let abi: Int
+    package let abi: Int
     /// The filesystem rights it handles: every right the ABI knows.
-    let handled: Access
+    package let handled: Access
     /// The ruleset's descriptor.
-    let fd: Int32
+    package let fd: Int32
 
     /// Creates a ruleset that denies everything ABI `abi` can deny.
     /// - Throws: ``LandlockError`` when the kernel refuses (or `abi` is below 1).
-    init(abi: Int) throws(LandlockError) {
+    package init(abi: Int) throws(LandlockError) {
         guard abi >= 1 else { throw LandlockError("this kernel offers no Landlock") }
         handled = Access.known(abi: abi)
         let network = abi >= 4 ? CSHARE_LANDLOCK_ACCESS_NET_BIND_TCP | CSHARE_LANDLOCK_ACCESS_NET_CONNECT_TCP : 0
         let scopes = abi >= 6 ? CSHARE_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | CSHARE_LANDLOCK_SCOPE_SIGNAL : 0
         let fd = CShareLinux_landlock_create_ruleset(handled.rawValue, network, scopes)
-        guard fd >= 0 else { throw LandlockError("landlock_create_ruleset: \(POSIX.errorText())") }
+        guard fd >= 0 else { throw LandlockError("landlock_create_ruleset: \(Errno.current)") }
         self.abi = abi
         self.fd = fd
     }
@@ -86,22 +88,22 @@ final class LandlockRuleset {
     ///     itself, so nothing behind it is allowed).
     ///   - ifPresent: `true` to skip a path that does not exist instead of failing.
     /// - Throws: ``LandlockError`` when the path cannot be opened or the kernel refuses the rule.
-    func allow(_ path: String, _ access: Access, followingLinks: Bool = true, ifPresent: Bool = false)
+    package func allow(_ path: String, _ access: Access, followingLinks: Bool = true, ifPresent: Bool = false)
         throws(LandlockError)
     {
         let target = CShareLinux_open_path(path, followingLinks ? 1 : 0)
         guard target >= 0 else {
             if ifPresent && (errno == ENOENT || errno == ENOTDIR) { return }
-            throw LandlockError("cannot open '\(path)': \(POSIX.errorText())")
+            throw LandlockError("cannot open '\(path)': \(Errno.current)")
         }
         defer { close(target) }
         var info = stat()
-        guard fstat(target, &info) == 0 else { throw LandlockError("cannot examine '\(path)': \(POSIX.errorText())") }
+        guard fstat(target, &info) == 0 else { throw LandlockError("cannot examine '\(path)': \(Errno.current)") }
         var allowed = access.intersection(handled)
         if (info.st_mode & S_IFMT) != S_IFDIR { allowed.formIntersection(.fileRights) }
         guard !allowed.isEmpty else { return }
         guard CShareLinux_landlock_allow_beneath(fd, target, allowed.rawValue) == 0 else {
-            throw LandlockError("landlock_add_rule for '\(path)': \(POSIX.errorText())")
+            throw LandlockError("landlock_add_rule for '\(path)': \(Errno.current)")
         }
     }
 }

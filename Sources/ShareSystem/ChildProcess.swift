@@ -9,16 +9,40 @@ import Foundation
 /// shell, in a process group of its own, with default signal dispositions and an empty signal mask
 /// (the receiver ignores `SIGPIPE`, `SIGINT` and `SIGTERM` itself), only stdin, stdout and stderr
 /// open, and the descriptor limit the receiver was started with (``DescriptorLimit``).
-enum ChildProcess {
-    /// Why a program could not be started: the step of `CShareLinux_spawn` that failed (a
-    /// `CShareSpawnStep` value) and its errno.
-    struct SpawnFailure: Error {
-        let step: Int32
-        let code: Int32
+package enum ChildProcess {
+    /// The step of starting a program that failed.
+    package enum Step: Sendable {
+        /// Making the pipe that reports a failed step, forking, or moving the three descriptors.
+        case preparing
+        /// Starting a process group of its own.
+        case processGroup
+        /// Changing to its folder.
+        case directory
+        /// Entering the Landlock ruleset (no_new_privs, then landlock_restrict_self).
+        case confining
+        /// Executing the program.
+        case executing
+    }
+
+    /// Why a program could not be started: the step that failed and its errno.
+    package struct SpawnFailure: Error {
+        package let step: Step
+        package let code: Errno
+
+        init(step: Int32, code: Int32) {
+            switch UInt32(step) {
+            case CShareSpawnStepProcessGroup.rawValue: self.step = .processGroup
+            case CShareSpawnStepDirectory.rawValue: self.step = .directory
+            case CShareSpawnStepNoNewPrivileges.rawValue, CShareSpawnStepRestrict.rawValue: self.step = .confining
+            case CShareSpawnStepExec.rawValue: self.step = .executing
+            default: self.step = .preparing
+            }
+            self.code = Errno(code)
+        }
     }
 
     /// The absolute path of `name`: itself when it contains a slash, else the first executable match in `path`.
-    static func locate(_ name: String, path: String?) -> String? {
+    package static func locate(_ name: String, path: String?) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
         for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where directory.hasPrefix("/") {
             let candidate = directory + "/" + name
@@ -33,10 +57,10 @@ enum ChildProcess {
     /// Starts `program` (an absolute path) with `argv` and `environment`, in `directory` (or where
     /// this process is), with the three descriptors as its stdin, stdout and stderr, entering the
     /// Landlock `ruleset` first unless it is -1; returns its pid once it runs.
-    static func spawn(
+    package static func spawn(
         program: String, argv: [String], environment: [String: String], directory: String?,
         input: Int32, output: Int32, error: Int32, ruleset: Int32 = -1
-    ) -> Result<pid_t, SpawnFailure> {
+    ) -> Result<Int32, SpawnFailure> {
         let arguments = argv.map { strdup($0) } + [nil]
         let variables = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -52,10 +76,10 @@ enum ChildProcess {
     }
 
     /// Reaps `pid` on a thread of its own, for a program nobody waits for.
-    static func reapInBackground(_ pid: pid_t) {
+    package static func reapInBackground(_ pid: Int32) {
         Thread.detachNewThread {
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
         }
     }
 }

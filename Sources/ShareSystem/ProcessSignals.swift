@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// Process-wide signal settings the transfer code relies on.
-enum ProcessSignals {
+package enum ProcessSignals {
     /// A peer that disconnects mid-write must produce an EPIPE error, not kill the process.
-    static func ignoreBrokenPipes() {
+    package static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
 }
