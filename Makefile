@@ -112,6 +112,7 @@ demo: release
 	Examples/demo.sh
 
 test: deps
+	Tests/Layers/check-imports.py
 	$(SWIFT) build --build-tests
 	# One test at a time: many tests block a thread while real processes and sockets work, and
 	# on a 2-core machine parallel suites would starve the cooperative pool (timeouts).

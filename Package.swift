@@ -2,17 +2,21 @@
 //
 // share: the AirDrop of Linux. See README.md and docs/ARCHITECTURE.md.
 //
-// Layers (dependencies point down only):
+// Layers (dependencies point down only). Each target's `dependencies:` below is the whole list of what
+// its files import besides the toolchain's modules: `make test` checks it (Tests/Layers/check-imports.py).
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications
+//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications, and the lower modules
+//                           whose types ShareKit's API hands out or that the CLI still drives itself
+//                           (ShareTLS, ShareDiscovery, ShareTransport, ShareWire, ShareDocuments, ShareDNS,
+//                           ShareDNSUpdate, TypeRegistry: the Avahi browser and peer resolution live in the CLI)
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
-//                           ShareDocuments, TypeRegistry, ShareArchive, ShareCompression
-//   ShareTransport      ->  ShareTLS, ShareWire
+//                           ShareDocuments, TypeRegistry, ShareArchive, ShareUnicode, ShareCompression, ShareSystem
+//   ShareTransport      ->  ShareTLS, ShareWire, ShareDocuments, ShareSystem
 //   ShareWire           ->  ShareDocuments                      (pure Swift, sans-I/O)
 //   ShareDocuments, TypeRegistry                                (pure Swift, sans-I/O)
 //   ShareArchive        ->  ShareDocuments                      (safe tar.gz / zip extraction)
 //   ShareUnicode -> CShareICU (look-alike names, UTS #39), ShareCompression -> CShareZstd (zstd DATA)
-//   ShareTLS -> CShareOpenSSL, ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
+//   ShareTLS -> CShareOpenSSL, ShareSystem; ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
 //   ShareKit, ShareArchive -> ShareSystem -> CShareLinux (system calls: one owner), ShareSystemd -> CShareSystemd (libsystemd),
 //   ShareNotifications -> CShareDBus (libdbus) (C: Debian's libraries and share's own shims)
@@ -89,7 +93,7 @@ let package = Package(
         .target(name: "ShareDiscovery", dependencies: ["CShareAvahi", "CShareLibrary"]),
         .target(name: "ShareDNS", dependencies: ["CShareResolv"]),
         .target(name: "ShareDNSUpdate", dependencies: ["CShareLDNS", "CShareLibrary", "ShareDNS"]),
-        .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire", "ShareSystem"]),
+        .target(name: "ShareTransport", dependencies: ["ShareTLS", "ShareWire", "ShareDocuments", "ShareSystem"]),
         .target(name: "ShareArchive", dependencies: ["CShareArchive", "CShareLibrary", "ShareSystem", "ShareDocuments"]),
         .target(name: "ShareUnicode", dependencies: ["CShareICU", "CShareLibrary"]),
         .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
@@ -135,7 +139,7 @@ let package = Package(
             path: "Tests/ShareTestSupport"
         ),
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
-        .testTarget(name: "ShareWireTests", dependencies: ["ShareWire"]),
+        .testTarget(name: "ShareWireTests", dependencies: ["ShareWire", "ShareDocuments"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),
@@ -158,7 +162,7 @@ let package = Package(
             name: "ShareKitTests",
             dependencies: [
                 "ShareKit", "ShareSystem", "ShareTestSupport", "ShareDocuments", "ShareWire", "ShareTLS", "ShareTransport",
-                "ShareDiscovery",
+                "ShareDiscovery", "ShareDNS",
                 "TypeRegistry", "ShareArchive",
             ]
         ),
