@@ -174,7 +174,7 @@ import Testing
                 == "CustomFile: the document is protected by a password; 'share inbox import \(secret)' asks for it")
 
         // A wrong password, typed on a terminal: not shown, and the document stays with that reason.
-        let wrong = Self.interactive(bob, ["inbox", "import", secret])
+        let wrong = bob.interactive(["inbox", "import", secret])
         #expect(wrong.waitForOutput(containing: "Password for \"secret.mtt\" (CustomFile): "))
         wrong.type("swordfish\n")
         #expect(wrong.wait() == 1)
@@ -188,7 +188,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: bob.inbox + "/\(secret)/secret.mtt"))
 
         // The right one.
-        let right = Self.interactive(bob, ["inbox", "import", String(secret.prefix(6))])
+        let right = bob.interactive(["inbox", "import", String(secret.prefix(6))])
         #expect(right.waitForOutput(containing: "Password for \"secret.mtt\" (CustomFile): "))
         right.type("open sesame\n")
         #expect(right.wait() == 0, "\(right.output)")
@@ -231,12 +231,6 @@ import Testing
             let text = (item["application"] as? [String: Any])?["name"] ?? item["reason"] ?? item["path"]
             return "\(outcome): \(text as? String ?? "?")"
         }
-    }
-
-    /// Runs `share ARGS` as `machine` on a pseudo-terminal.
-    static func interactive(_ machine: TestMachine, _ arguments: [String]) -> PseudoTerminalProcess {
-        let command = ([ShareBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return PseudoTerminalProcess(command: command, environment: machine.environment)
     }
 
     @Test func twoApplicationsOfAnAppGroupShareOneContainer() async throws {

@@ -52,12 +52,6 @@ struct NotificationPromptTests {
         }
     }
 
-    /// Runs `share ARGS` as `machine` on a pseudo-terminal.
-    func interactive(_ machine: TestMachine, _ arguments: [String]) -> PseudoTerminalProcess {
-        let command = ([ShareBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return PseudoTerminalProcess(command: command, environment: machine.environment)
-    }
-
     /// The verification code after the last `marker` in `text`.
     func code(after marker: String, in text: String) -> String? {
         guard let range = text.range(of: marker, options: .backwards) else { return nil }
@@ -70,7 +64,7 @@ struct NotificationPromptTests {
         let (dir, alice, desktop, receiver, port) = (scene.dir, scene.alice, scene.desktop, scene.receiver, scene.port)
 
         // The sender's user is on a terminal: both show the same code on first contact.
-        let sender = interactive(alice, ["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
+        let sender = alice.interactive(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
         #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N]"))
         #expect(await waitUntil { desktop.displayed() == 1 })
         #expect(receiver.stderr.contains("Asking about the offer from \"alice\" at 127.0.0.1:"))
@@ -176,7 +170,7 @@ struct NotificationPromptTests {
     @Test func aPairingRequestComparesTheCodeInANotification() async throws {
         let scene = try Scene("notify-pair")
         let (alice, desktop, port) = (scene.alice, scene.desktop, scene.port)
-        let verifier = interactive(alice, ["trust", "verify", "127.0.0.1:\(port)"])
+        let verifier = alice.interactive(["trust", "verify", "127.0.0.1:\(port)"])
         #expect(verifier.waitForOutput(containing: "show the same code? [y/N]"))
         #expect(await waitUntil { desktop.displayed() == 1 })
         verifier.type("y\n")

@@ -36,6 +36,13 @@ struct TestMachine {
     }
 
     /// Starts `share` in the background (through `launcher`, when given: ``ShareBinary/start``).
+    /// `share ARGUMENTS` on a pseudo-terminal of its own, as a person runs it, with this machine's
+    /// environment and `extra` variables on top.
+    func interactive(_ arguments: [String], extra: [String: String] = [:]) -> PseudoTerminalProcess {
+        let command = ([ShareBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return PseudoTerminalProcess(command: command, environment: environment.merging(extra) { $1 })
+    }
+
     func start(_ arguments: [String], launcher: [String] = []) -> RunningShare {
         ShareBinary.start(arguments, environment: environment, launcher: launcher)
     }

@@ -11,19 +11,11 @@ import Glibc
 /// that behave, and messages a user can act on. Both sides run as the real `share`, on
 /// pseudo-terminals wherever a person is involved.
 @Suite(.serialized) struct TrustEndToEndTests {
-    /// Runs `share ARGS` as `machine` on a pseudo-terminal.
-    func interactive(_ machine: TestMachine, _ arguments: [String], extra: [String: String] = [:]) -> PseudoTerminalProcess {
-        let command = ([ShareBinary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        var environment = machine.environment
-        for (key, value) in extra { environment[key] = value }
-        return PseudoTerminalProcess(command: command, environment: environment)
-    }
-
     /// A receiver on a terminal, and its port.
     func terminalReceiver(_ machine: TestMachine, _ dir: TemporaryDirectory, _ more: [String] = [], extra: [String: String] = [:])
         throws -> (PseudoTerminalProcess, Int)
     {
-        let receiver = interactive(machine, ["receive", "--port", "0", "--dir", dir.at("inbox")] + more, extra: extra)
+        let receiver = machine.interactive(["receive", "--port", "0", "--dir", dir.at("inbox")] + more, extra: extra)
         #expect(receiver.waitForOutput(containing: "Press Ctrl-C to stop."))
         let port = try #require(
             receiver.output.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
@@ -60,7 +52,7 @@ import Glibc
             receiver.interrupt()
             _ = receiver.wait()
         }
-        let verifier = interactive(alice, ["trust", "verify", "127.0.0.1:\(port)"])
+        let verifier = alice.interactive(["trust", "verify", "127.0.0.1:\(port)"])
         #expect(verifier.waitForOutput(containing: "show the same code? [y/N]"))
         #expect(receiver.waitForOutput(containing: "show the same code? [y/N]"))
         let shownToAlice = code(after: "Verification code:", in: verifier.output)
@@ -81,7 +73,7 @@ import Glibc
         let bob = TestMachine("bob", in: dir)
         FileTree.writeText(dir.at("note.txt"), "hello")
         let (receiver, port) = try terminalReceiver(bob, dir, ["--once"])
-        let sender = interactive(alice, ["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        let sender = alice.interactive(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
         #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N]"))
         #expect(receiver.waitForOutput(containing: "Accept, and remember \"alice\" as verified? [y/N]"))
         // The sender says whom it waits for; both show the same code at the same time.
@@ -108,7 +100,7 @@ import Glibc
         let bob = TestMachine("bob", in: dir)
         FileTree.writeText(dir.at("note.txt"), "hello")
         let (receiver, port) = try jsonReceiver(bob, dir.at("inbox"), ["--accept", "everyone"])
-        let sender = interactive(alice, ["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        let sender = alice.interactive(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
         #expect(sender.wait() == 0)
         #expect(!sender.output.contains("[y/N]"), "nobody is asked to confirm a code the receiver never showed")
         #expect(sender.output.contains("Note: \"bob\" is not verified (it accepts without asking a person, so it showed no code)"))
@@ -146,7 +138,7 @@ import Glibc
         let bob = TestMachine("bob", in: dir)
         FileTree.writeText(dir.at("note.txt"), "hello")
         let (receiver, port) = try terminalReceiver(bob, dir, ["--once"])
-        let sender = interactive(alice, ["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        let sender = alice.interactive(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
         #expect(sender.waitForOutput(containing: "show the same code? [y/N]"))
         #expect(receiver.waitForOutput(containing: "[y/N]"))
         sender.type("n\n")
@@ -166,7 +158,7 @@ import Glibc
         let alice = TestMachine("alice", in: dir)
         let bob = TestMachine("bob", in: dir)
         let (receiver, port) = try jsonReceiver(bob, dir.at("inbox"), ["--accept", "everyone"])
-        let verifier = interactive(alice, ["trust", "verify", "127.0.0.1:\(port)"])
+        let verifier = alice.interactive(["trust", "verify", "127.0.0.1:\(port)"])
         #expect(verifier.wait() == 1)
         #expect(verifier.output.contains("\"bob\" cannot show a verification code: it decides without asking a person"))
         #expect(!verifier.output.contains("[y/N]"), "the user is not asked to confirm a code nobody shows")
@@ -180,7 +172,7 @@ import Glibc
         let bob = TestMachine("bob", in: dir)
         try pair(alice, bob, dir)
         let (receiver, port) = try terminalReceiver(bob, dir)
-        let verifier = interactive(alice, ["trust", "verify", "127.0.0.1:\(port)"])
+        let verifier = alice.interactive(["trust", "verify", "127.0.0.1:\(port)"])
         #expect(verifier.waitForOutput(containing: "[y/N]"))
         #expect(verifier.output.contains("\"bob\" (verified)"))
         #expect(verifier.output.contains("It is verified already; comparing again."))
@@ -331,8 +323,8 @@ import Glibc
         FileTree.writeSparseFile(dir.at("big.img"), size: 1 << 30)
         let (asking, askingPort) = try terminalReceiver(bob, dir, ["--once"])
         let (everyone, everyonePort) = try jsonReceiver(carol, dir.at("inbox2"), ["--accept", "everyone", "--once"])
-        let sender = interactive(
-            alice, ["send", dir.at("big.img"), "--to", "127.0.0.1:\(askingPort)", "--to", "127.0.0.1:\(everyonePort)"])
+        let sender = alice.interactive(
+            ["send", dir.at("big.img"), "--to", "127.0.0.1:\(askingPort)", "--to", "127.0.0.1:\(everyonePort)"])
         #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N]", timeout: .seconds(60)))
         let asked = sender.mark
         usleep(1_500_000)
