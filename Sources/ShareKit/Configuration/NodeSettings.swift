@@ -1,9 +1,10 @@
 public import Foundation
 public import ShareDocuments
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// The user's settings, stored as `settings.json` in the config folder and changed with

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import ShareSystem
 
 /// Whether a receiver has room for an offer, keeping a margin free so that receiving never fills
 /// a disk to the last byte (docs/SECURITY.md, "Limits").
@@ -19,14 +17,13 @@ public enum FreeSpace {
     static func shortfall(for bytes: UInt64, in folders: [String], maximumMargin: UInt64) -> String? {
         var seen: [UInt64] = []
         for folder in folders {
-            var file = stat()
-            var info = statvfs()
-            guard stat(folder, &file) == 0, statvfs(folder, &info) == 0 else { continue }
-            if seen.contains(UInt64(file.st_dev)) { continue }
-            seen.append(UInt64(file.st_dev))
-            let available = UInt64(info.f_bavail) * UInt64(info.f_frsize)
-            let total = UInt64(info.f_blocks) * UInt64(info.f_frsize)
-            let margin = margin(totalBytes: total, maximum: maximumMargin)
+            guard let file = try? FileStatus(path: folder), let space = try? FilesystemSpace(holding: folder) else {
+                continue
+            }
+            if seen.contains(file.device) { continue }
+            seen.append(file.device)
+            let available = space.availableBytes
+            let margin = margin(totalBytes: space.totalBytes, maximum: maximumMargin)
             if bytes > available || available - bytes < margin {
                 return "the offer needs \(ByteCount.format(bytes)) and only \(ByteCount.format(available)) is free, "
                     + "of which \(ByteCount.format(margin)) is kept free so the disk never fills up "

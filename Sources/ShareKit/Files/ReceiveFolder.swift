@@ -1,8 +1,9 @@
 import Foundation
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// The receive folder, opened once when `share receive` starts and used through its descriptor
@@ -25,16 +26,17 @@ public final class ReceiveFolder: Sendable {
     public init(path: String) throws(ReceiveError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .destinationUnusable(path: path, reason: POSIX.errorText()) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let reason = POSIX.errorText()
+        let info: FileStatus
+        do {
+            info = try FileStatus(descriptor: fd, path: path)
+        } catch {
             close(fd)
-            throw .destinationUnusable(path: path, reason: reason)
+            throw .destinationUnusable(path: path, reason: error.code.description)
         }
         self.path = path
         descriptor = fd
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        device = info.device
+        inode = info.inode
     }
 
     deinit { close(descriptor) }
@@ -42,15 +44,16 @@ public final class ReceiveFolder: Sendable {
     /// Why the folder's path no longer names the folder opened at the start (removed, or replaced),
     /// or nil when it still does.
     public func problem() -> String? {
-        var opened = stat()
-        if fstat(descriptor, &opened) == 0 && opened.st_nlink == 0 {
+        if let opened = try? FileStatus(descriptor: descriptor, path: path), opened.linkCount == 0 {
             return "the receive folder '\(path)' was removed after 'share receive' started"
         }
-        var now = stat()
-        guard stat(path, &now) == 0 else {
-            return "the receive folder '\(path)' is gone since 'share receive' started (\(POSIX.errorText()))"
+        let now: FileStatus
+        do {
+            now = try FileStatus(path: path)
+        } catch {
+            return "the receive folder '\(path)' is gone since 'share receive' started (\(error.code))"
         }
-        if UInt64(now.st_dev) != device || UInt64(now.st_ino) != inode {
+        if now.device != device || now.inode != inode {
             return "the receive folder '\(path)' was replaced by another folder or a link after 'share receive' started"
         }
         return nil

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// Makes durable exactly the files and folders one transfer wrote, and nothing else: a commit's

@@ -1,8 +1,9 @@
 import Foundation
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// How much data the whole system has written to files but not yet to disk: what one `syncfs`

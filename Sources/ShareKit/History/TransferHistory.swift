@@ -1,9 +1,10 @@
 import Foundation
 public import ShareDocuments
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// The transfer history: `history.jsonl` in the state folder (`$XDG_STATE_HOME/share`), one

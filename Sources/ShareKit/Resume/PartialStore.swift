@@ -1,9 +1,10 @@
 public import Foundation
 import ShareTLS
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// The partial transfers a receiver keeps in its inbox (``PartialTransfer``): where each one is, how

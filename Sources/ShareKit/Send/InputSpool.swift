@@ -1,8 +1,9 @@
 import Foundation
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// Standard input saved to a private temporary file, so it can be sent as one file (`share send -

@@ -1,8 +1,9 @@
 public import ShareDocuments
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// What a send will offer: the manifest built from local paths, and where each file's content is.

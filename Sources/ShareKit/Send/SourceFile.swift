@@ -2,9 +2,10 @@ import Foundation
 import ShareDocuments
 import ShareTLS
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// One file of a send, open for reading: checked against the offer when opened and when read to

@@ -1,9 +1,10 @@
 public import Foundation
 public import ShareTLS
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// The team CAs the user trusts, kept as PEM files in `trusted-cas/` in the config folder: one file

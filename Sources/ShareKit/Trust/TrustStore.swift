@@ -2,9 +2,10 @@ public import Foundation
 public import ShareTLS
 import ShareUnicode
 
+import ShareSystem
+
 #if canImport(Glibc)
 import Glibc
-import ShareSystem
 #endif
 
 /// The peers this machine knows, stored as `trust.json` in the config folder: the ones the user
