@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import ShareDNS
-import ShareDiscovery
 import ShareDocuments
 import ShareKit
 import ShareTLS
