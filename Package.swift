@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "ShareCLI",
             dependencies: [
-                "ShareKit", "ShareTransport", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
+                "ShareKit", "ShareTransport", "ShareTLS", "ShareWire",
                 "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
             ],
             swiftSettings: dbusHeaders
