@@ -5,10 +5,10 @@
 // Layers (dependencies point down only). Each target's `dependencies:` below is the whole list of what
 // its files import besides the toolchain's modules: `make test` checks it (Tests/Layers/check-imports.py).
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications, and the lower modules
-//                           whose types ShareKit's API hands out or that the CLI still drives itself
-//                           (ShareTLS, ShareDiscovery, ShareTransport, ShareWire, ShareDocuments, ShareDNS,
-//                           ShareDNSUpdate, TypeRegistry: the Avahi browser and peer resolution live in the CLI)
+//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications; vocabulary: TypeRegistry,
+//                           ShareDocuments, ShareTLS (value types ShareKit's API hands out), and still
+//                           ShareTransport (`Endpoint`) and ShareWire (`Decision`) until ShareKit owns those.
+//                           Discovery and DNS are ShareKit's: the CLI parses, asks ShareKit and renders.
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
 //                           ShareDocuments, TypeRegistry, ShareArchive, ShareUnicode, ShareCompression, ShareSystem
 //   ShareTransport      ->  ShareTLS, ShareWire, ShareDocuments, ShareSystem
@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "ShareCLI",
             dependencies: [
-                "ShareKit", "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
+                "ShareKit", "ShareTransport", "ShareTLS", "ShareWire",
                 "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
             ],
             swiftSettings: dbusHeaders

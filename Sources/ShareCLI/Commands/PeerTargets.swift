@@ -1,4 +1,3 @@
-import ShareDiscovery
 import ShareKit
 import ShareTransport
 
@@ -128,12 +127,10 @@ enum PeerTargets {
         if !names.isEmpty {
             do {
                 // The local network through Avahi, and the wide-area DNS domains (docs/WIDE-AREA.md).
-                let sightings = try await CombinedPeerLookup.look(settings: node.settings, timeout: .seconds(5)) {
-                    () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: .seconds(5))
-                }
+                let sightings = try await NearbyPeers.look(settings: node.settings, timeout: .seconds(5))
                 warnings = sightings.warnings
-                peers = try PeerDirectory.nearby(sightings.merged, node: node)
-            } catch let error as DiscoveryError {
+                peers = try NearbyPeers.peers(sightings, node: node)
+            } catch let error as PeerDiscoveryError {
                 browseFailure = CLIError(
                     "cannot look up \(names.map { "'\(TerminalText.safe($0))'" }.joined(separator: ", ")): \(error) "
                         + "Sending to HOST:PORT works without it.",
@@ -161,9 +158,9 @@ enum PeerTargets {
         -> Result<Destination, CLIError>
     {
         let matches = peers.filter { peer in
-            var name = Substring(peer.service.host.lowercased())
+            var name = Substring(peer.host.lowercased())
             if name.hasSuffix(".") { name = name.dropLast() }
-            return name == host && (port == nil || peer.service.port == port)
+            return name == host && (port == nil || peer.port == port)
         }
         guard matches.count == 1, let peer = matches.first else {
             if matches.isEmpty {
@@ -176,7 +173,7 @@ enum PeerTargets {
             return .failure(
                 CLIError(
                     "several receivers run on '\(TerminalText.safe(host))': "
-                        + matches.map { "\"\(TerminalText.safe($0.name))\" on port \($0.service.port)" }.joined(separator: ", ")
+                        + matches.map { "\"\(TerminalText.safe($0.name))\" on port \($0.port)" }.joined(separator: ", ")
                         + "; give the port (\(TerminalText.safe(host)):PORT) or the name",
                     outcome: "ambiguous"))
         }
@@ -198,11 +195,9 @@ enum PeerTargets {
     /// (empty: keep the addresses).
     static func refreshEndpoints(_ destination: Destination, node: LocalNode) async -> [Endpoint] {
         guard !destination.isAddress, let key = destination.expectedKey else { return [] }
-        let lookup = try? await CombinedPeerLookup.look(settings: node.settings, timeout: .seconds(3)) {
-            () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: .seconds(3))
-        }
+        let lookup = try? await NearbyPeers.look(settings: node.settings, timeout: .seconds(3))
         guard let sightings = lookup,
-            let peers = try? PeerDirectory.nearby(sightings.merged, node: node)
+            let peers = try? NearbyPeers.peers(sightings, node: node)
         else { return [] }
         let matches = peers.filter { peer in
             guard let prefix = peer.fingerprintPrefix, peer.incompatibility == nil else { return false }

@@ -1,5 +1,4 @@
 import Foundation
-import ShareDiscovery
 import ShareKit
 import Synchronization
 import TypeRegistry
@@ -60,19 +59,16 @@ struct PeersCommand: ShareCommand {
         let wait = self.wait
         let sightings: CombinedPeerLookup.Sightings
         do {
-            sightings = try await CombinedPeerLookup.look(
-                settings: node.settings, extraDomains: domains, timeout: .seconds(max(wait ?? 5, 1))
-            ) { () throws(DiscoveryError) in
-                if let wait { return try await PeerScan.listen(for: .seconds(wait)) }
-                return try await ServiceBrowser.snapshot(timeout: .seconds(5))
-            }
+            sightings = try await NearbyPeers.look(
+                settings: node.settings, extraDomains: domains, timeout: .seconds(max(wait ?? 5, 1)),
+                listeningFor: wait.map { .seconds($0) })
         } catch {
             throw PeerScan.cliError(error)
         }
         for warning in sightings.warnings { context.console.warning(TerminalText.safe(warning)) }
         let peers: [NearbyPeer]
         do {
-            peers = try PeerDirectory.nearby(sightings.merged, node: node)
+            peers = try NearbyPeers.peers(sightings, node: node)
         } catch {
             throw CLIError(error.description)
         }
@@ -92,11 +88,9 @@ struct PeersCommand: ShareCommand {
         let timeout = Duration.seconds(wait ?? 1)
         let peers: [NearbyPeer]
         do {
-            let sightings = try await CombinedPeerLookup.look(settings: node.settings, extraDomains: domains, timeout: timeout) {
-                () throws(DiscoveryError) in try await ServiceBrowser.snapshot(timeout: timeout)
-            }
-            peers = try PeerDirectory.nearby(sightings.merged, node: node)
-        } catch let error as DiscoveryError {
+            let sightings = try await NearbyPeers.look(settings: node.settings, extraDomains: domains, timeout: timeout)
+            peers = try NearbyPeers.peers(sightings, node: node)
+        } catch let error as PeerDiscoveryError {
             throw PeerScan.cliError(error)
         } catch {
             throw CLIError("\(error)")
@@ -106,20 +100,16 @@ struct PeersCommand: ShareCommand {
     }
 
     private func watchPeers(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
-        let (domains, warnings) = CombinedPeerLookup.domains(settings: node.settings, extra: self.domains)
-        for warning in warnings { console.warning(TerminalText.safe(warning)) }
-        var browser: ServiceBrowser?
-        do {
-            browser = try ServiceBrowser()
-        } catch {
-            // Without Avahi, watching still makes sense for the wide-area domains given.
-            guard !domains.isEmpty else { throw PeerScan.cliError(error) }
-            console.warning("the local network: \(error)")
+        for warning in NearbyPeers.domainWarnings(settings: node.settings, extraDomains: domains) {
+            console.warning(TerminalText.safe(warning))
         }
-        let interval = Duration.milliseconds(Int(max(0.1, node.settings.wideArea?.watchSeconds ?? 5) * 1000))
-        let watch = CombinedPeerWatch(
-            browser: browser, domains: domains, discover: CombinedPeerLookup.discovers(settings: node.settings),
-            interval: interval)
+        let watch: NearbyPeerWatch
+        do {
+            watch = try NearbyPeerWatch(node: node, extraDomains: domains)
+        } catch {
+            throw PeerScan.cliError(error)
+        }
+        if let error = watch.localFailure { console.warning("the local network: \(error)") }
         let interrupted = Mutex<Int32?>(nil)
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
             interrupted.withLock { $0 = signal }
@@ -130,7 +120,7 @@ struct PeersCommand: ShareCommand {
         let outputWatcher = OutputWatcher { watch.close() }
         defer { outputWatcher.cancel() }
         // Events are collected as they come and printed through a filter that coalesces flapping.
-        let arrived = Mutex<(events: [CombinedPeerWatch.Event], ended: Bool)>(([], false))
+        let arrived = Mutex<(events: [NearbyPeerWatch.Event], ended: Bool)>(([], false))
         let reader = Task {
             for await event in watch.events { arrived.withLock { $0.events.append(event) } }
             arrived.withLock { $0.ended = true }
@@ -145,10 +135,10 @@ struct PeersCommand: ShareCommand {
             }
             for event in events {
                 switch event {
-                case .appeared(let service), .updated(let service):
+                case .appeared(let found), .updated(let found):
                     let peer: NearbyPeer
                     do {
-                        peer = try PeerDirectory.nearby([service], node: node)[0]
+                        peer = try found.get()
                     } catch {
                         throw CLIError(error.description)
                     }
@@ -156,7 +146,7 @@ struct PeersCommand: ShareCommand {
                         json
                         ? JSON.object([("event", .string("appeared")), ("peer", PeerJSON.peer(peer))]).text()
                         : "+ " + PeerTable.summary(peer)
-                    filter.record(service.service.name, state: line)
+                    filter.record(peer.name, state: line)
                 case .disappeared(let name):
                     filter.record(name, state: nil)
                 case .allForNow:
@@ -208,28 +198,8 @@ struct PeersCommand: ShareCommand {
 
 /// Browsing helpers shared by `peers` and `send`.
 enum PeerScan {
-    /// Collects services for `duration`.
-    static func listen(for duration: Duration) async throws(DiscoveryError) -> [DiscoveredService] {
-        let browser = try ServiceBrowser()
-        let deadline = Task {
-            try? await Task.sleep(for: duration)
-            browser.close()
-        }
-        defer { deadline.cancel() }
-        var services: [String: DiscoveredService] = [:]
-        for await event in browser.events {
-            switch event {
-            case .appeared(let service), .updated(let service): services[service.name] = service
-            case .disappeared(let name): services[name] = nil
-            case .allForNow: break
-            case .failure(let error): throw error
-            }
-        }
-        return services.values.sorted { $0.name < $1.name }
-    }
-
     /// The CLI error for a discovery failure: exit 69 when avahi-daemon or D-Bus is unavailable.
-    static func cliError(_ error: DiscoveryError) -> CLIError {
+    static func cliError(_ error: PeerDiscoveryError) -> CLIError {
         CLIError(error.description, exitCode: error.isDaemonUnavailable ? ExitCode.unavailable : ExitCode.failure)
     }
 }
@@ -239,18 +209,18 @@ enum PeerJSON {
     static func peer(_ peer: NearbyPeer) -> JSON {
         .object([
             ("name", .string(peer.name)),
-            ("host", .string(peer.service.host)),
-            ("port", .int(Int64(peer.service.port))),
-            ("addresses", .array(peer.service.addresses.map { address in
+            ("host", .string(peer.host)),
+            ("port", .int(Int64(peer.port))),
+            ("addresses", .array(peer.addresses.map { address in
                 .object([
                     ("address", .string(address.ip)),
-                    ("family", .string(address.family.rawValue)),
+                    ("family", .string(address.family)),
                     ("interface", address.interfaceName.map { .string($0) } ?? .null),
                 ])
             })),
             ("fingerprint", peer.pinnedFingerprint.map(JSON.string) ?? .null),
             ("fingerprintPrefix", peer.fingerprintPrefix.map { .string(String($0.prefix(16))) } ?? .null),
-            ("version", peer.service.txt["v"].map { .string($0) } ?? .null),
+            ("version", peer.version.map { .string($0) } ?? .null),
             ("verified", .bool(peer.isKnown)),
             ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
             ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
@@ -272,7 +242,7 @@ enum PeerTable {
         let headers = ["NAME"] + (wideArea ? ["DOMAIN"] : []) + ["HOST", "PORT", "FINGERPRINT", "ADDRESSES", ""]
         let rows = peers.map { peer in
             [TerminalText.safe(peer.name)] + (wideArea ? [domains(peer)] : []) + [
-                TerminalText.safe(peer.service.host), String(peer.service.port), fingerprint(peer), addresses(peer),
+                TerminalText.safe(peer.host), String(peer.port), fingerprint(peer), addresses(peer),
                 status(peer),
             ]
         }
@@ -288,7 +258,7 @@ enum PeerTable {
     static func summary(_ peer: NearbyPeer) -> String {
         let note = status(peer)
         let place = peer.domains == [PeerMerger.localDomain] ? "" : "  (\(domains(peer)))"
-        return "\(TerminalText.safe(peer.name))\(place)  \(TerminalText.safe(peer.service.host)):\(peer.service.port)  "
+        return "\(TerminalText.safe(peer.name))\(place)  \(TerminalText.safe(peer.host)):\(peer.port)  "
             + "\(fingerprint(peer))  \(addresses(peer))" + (note.isEmpty ? "" : "  \(note)")
     }
 
@@ -305,7 +275,7 @@ enum PeerTable {
     }
 
     static func addresses(_ peer: NearbyPeer) -> String {
-        peer.service.addresses.map { TerminalText.safe($0.ip) }.joined(separator: ", ")
+        peer.addresses.map { TerminalText.safe($0.ip) }.joined(separator: ", ")
     }
 
     static func status(_ peer: NearbyPeer) -> String {

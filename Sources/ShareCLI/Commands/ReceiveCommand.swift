@@ -1,7 +1,5 @@
 import Dispatch
 import Foundation
-import ShareDNS
-import ShareDiscovery
 import ShareDocuments
 import ShareKit
 import ShareTLS
@@ -160,7 +158,7 @@ struct ReceiveCommand: ShareCommand {
         let reader = OutputWatcher { receiver.stop() }
 
         let fingerprint = node.identity.fingerprint
-        let addresses = Self.reachableAddresses(port: receiver.port)
+        let addresses = ReceiverAddresses.reachable(port: receiver.port)
         if json {
             console.line(
                 JSON.object([
@@ -223,15 +221,6 @@ struct ReceiveCommand: ShareCommand {
             return service != nil && signal == SIGTERM ? ExitCode.success : 128 + signal
         }
         return state.exitCode.withLock { $0 }
-    }
-
-    /// This machine's addresses as a sender types them after --to (`192.168.1.20:47321`,
-    /// `[2001:db8::1]:47321`): the routable ones, else loopback.
-    static func reachableAddresses(port: UInt16) -> [String] {
-        let routable = LocalAddresses.routable().map { entry in
-            entry.bytes.count == 4 ? "\(entry.text):\(port)" : "[\(entry.text)]:\(port)"
-        }
-        return routable.isEmpty ? ["127.0.0.1:\(port)"] : routable
     }
 
     /// System folders nobody should receive into (documents would land among the system's files).

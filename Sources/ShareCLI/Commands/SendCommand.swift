@@ -1,5 +1,4 @@
 import Foundation
-import ShareDiscovery
 import ShareDocuments
 import ShareKit
 import ShareTLS

@@ -1,6 +1,4 @@
 import Foundation
-import ShareDNS
-import ShareDNSUpdate
 import ShareKit
 import ShareTLS
 import TypeRegistry
@@ -27,14 +25,13 @@ struct WideAreaReceive {
             keyFile = parsed.value("dns-key")
             server = parsed.value("dns-server")
             if let domain {
-                let name: DNSName
-                do {
-                    name = try DNSName(domain)
-                } catch {
-                    throw parsed.usageError("--domain '\(domain)' is not a domain name: \(error)")
-                }
-                if name.labels.isEmpty || name.labels.last.map({ String(decoding: $0, as: UTF8.self).lowercased() }) == "local" {
+                switch WideAreaSetup.problem(withDomain: domain) {
+                case .notADomainName(let reason)?:
+                    throw parsed.usageError("--domain '\(domain)' is not a domain name: \(reason)")
+                case .localNetwork?:
                     throw parsed.usageError("--domain '\(domain)' is not a wide-area domain ('local' is the local network)")
+                case nil:
+                    break
                 }
             }
             if domain == nil && (keyFile != nil || server != nil) {
@@ -48,31 +45,13 @@ struct WideAreaReceive {
     static func publication(_ options: Options, settings: NodeSettings, workingDirectory: String) throws(CLIError)
         -> WideAreaPublication?
     {
-        let saved = settings.wideArea
-        guard let domainText = options.domain ?? saved?.domain else { return nil }
-        let domain: DNSName
         do {
-            domain = try DNSName(domainText)
-        } catch {
-            throw CLIError("the wide-area domain '\(domainText)' in settings.json is not a domain name: \(error)")
-        }
-        guard let keyPath = options.keyFile ?? (options.domain == nil || options.domain == saved?.domain ? saved?.dnsKey : nil)
-        else {
-            throw CLIError(
-                "publishing in \(domain) needs the TSIG key the DNS server accepts: give --dns-key FILE (as "
-                    + "'tsig-keygen' writes it) or set wideArea.dnsKey in settings.json")
-        }
-        let key: TSIGKey
-        do {
-            key = try TSIGKey.load(path: keyPath.hasPrefix("/") ? keyPath : workingDirectory + "/" + keyPath)
+            return try WideAreaSetup.publication(
+                domain: options.domain, keyFile: options.keyFile, server: options.server, settings: settings,
+                workingDirectory: workingDirectory)
         } catch {
             throw CLIError(error.description)
         }
-        var publication = WideAreaPublication(domain: domain, key: key, server: options.server ?? saved?.dnsServer)
-        if let seconds = saved?.addressCheckSeconds, seconds > 0 {
-            publication.addressCheckInterval = .milliseconds(Int(seconds * 1000))
-        }
-        return publication
     }
 }
 

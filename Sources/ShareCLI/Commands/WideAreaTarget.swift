@@ -1,4 +1,3 @@
-import ShareDiscovery
 import ShareKit
 import ShareTransport
 
@@ -15,7 +14,7 @@ struct WideAreaTarget: Sendable {
             return nil
         }
         fingerprintPrefix = prefix
-        port = peer.service.port
+        port = peer.port
     }
 
     /// Remembers what the sends to wide-area peers showed.

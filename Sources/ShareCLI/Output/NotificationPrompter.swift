@@ -1,7 +1,6 @@
 import Foundation
 import ShareKit
 import ShareNotifications
-import ShareTransport
 import ShareWire
 import Synchronization
 
@@ -130,7 +129,7 @@ final class NotificationPrompter: Sendable {
             throw connection.problem ?? .noServer(reason: "it is not there any more")
         }
         let cancellation = NotificationCancellation()
-        let finished = WakeSignal()
+        let finished = Wakeup()
         defer { finished.signal() }
         if let ticket { Self.watch(ticket, until: finished, cancelling: cancellation) }
         let answer: NotificationAnswer
@@ -157,7 +156,7 @@ final class NotificationPrompter: Sendable {
 
     /// Cancels the question when `ticket` is withdrawn, on a thread of its own that ends with the
     /// question (`finished`).
-    private static func watch(_ ticket: PromptTicket, until finished: WakeSignal, cancelling: NotificationCancellation) {
+    private static func watch(_ ticket: PromptTicket, until finished: Wakeup, cancelling: NotificationCancellation) {
         let thread = Thread {
             var descriptors = [
                 pollfd(fd: ticket.descriptor, events: Int16(POLLIN), revents: 0),

@@ -1,5 +1,5 @@
 import Foundation
-import ShareTransport
+import ShareKit
 
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +11,7 @@ import Glibc
 /// A thread of its own waits in `poll(2)` on descriptor 1 for nothing but errors: a pipe whose reader
 /// closed reports `POLLERR`, a terminal that hung up `POLLHUP`; a regular file never does.
 final class OutputWatcher: Sendable {
-    private let wake = WakeSignal()
+    private let wake = Wakeup()
 
     /// Calls `closed` once, on the watcher's thread, when stdout's reader is gone.
     init(_ closed: @escaping @Sendable () -> Void) {

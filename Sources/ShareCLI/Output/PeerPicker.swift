@@ -1,5 +1,4 @@
 import Foundation
-import ShareDiscovery
 import ShareKit
 import Synchronization
 
@@ -15,9 +14,9 @@ enum PeerPicker {
     /// The chosen peers.
     /// - Throws: exit 69 without avahi-daemon; exit 1 when cancelled (Escape); 130 on Ctrl-C.
     static func pick(console: Console, node: LocalNode) async throws(CLIError) -> [NearbyPeer] {
-        let browser: ServiceBrowser
+        let browser: NearbyPeerBrowser
         do {
-            browser = try ServiceBrowser()
+            browser = try NearbyPeerBrowser(node: node)
         } catch {
             throw CLIError(
                 "cannot look for receivers: \(error) Name one with --to HOST:PORT instead.",
@@ -26,16 +25,9 @@ enum PeerPicker {
         defer { browser.close() }
         let shared = Shared()
         let watching = Task {
-            var services: [String: DiscoveredService] = [:]
-            for await event in browser.events {
-                switch event {
-                case .appeared(let service), .updated(let service): services[service.name] = service
-                case .disappeared(let name): services[name] = nil
-                case .allForNow: shared.searching.withLock { $0 = false }
-                case .failure: break
-                }
-                let peers = (try? PeerDirectory.nearby(Array(services.values), node: node)) ?? []
-                shared.state.withLock { $0.update(peers) }
+            for await update in browser.updates {
+                if update.allForNow { shared.searching.withLock { $0 = false } }
+                shared.state.withLock { $0.update(update.peers) }
                 shared.changed()
             }
         }

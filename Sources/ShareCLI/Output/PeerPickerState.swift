@@ -1,4 +1,3 @@
-import ShareDiscovery
 import ShareKit
 
 /// The peer picker of `share send` without `--to`, without the terminal: the peers seen so far,
@@ -97,7 +96,7 @@ struct PeerPickerState {
         for (index, peer) in rows.enumerated() {
             let name = TerminalText.safe(peer.name)
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
-            var detail = peer.service.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
+            var detail = peer.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
             if let pinned = peer.pinnedName {
                 detail += pinned == peer.name ? "  verified" : "  verified as \"\(TerminalText.safe(pinned))\""
             }

@@ -1,5 +1,4 @@
 import ShareKit
-import ShareTransport
 import Synchronization
 
 /// Questions to the user, one at a time: the others wait in order, and the one being asked knows
@@ -13,7 +12,7 @@ final class QuestionQueue: Sendable {
     private let changed: @Sendable (QuestionQueue) -> Void
 
     private final class Waiter: Sendable {
-        let turn = WakeSignal()
+        let turn = Wakeup()
     }
 
     init(changed: @escaping @Sendable (QuestionQueue) -> Void = { _ in }) {

@@ -1,5 +1,4 @@
 import Foundation
-import ShareDiscovery
 import ShareDocuments
 import ShareKit
 import ShareTLS
@@ -39,7 +38,7 @@ final class ReceiveReporter: Sendable {
     func clearProgress() { progressLine.finish() }
 
     /// Reports what happened to the DNS-SD publication.
-    func published(_ event: PublisherEvent, port: UInt16) {
+    func published(_ event: ReceiverAdvertiser.Event, port: UInt16) {
         func emit(_ fields: [(String, JSON)]) { console.line(JSON.object(fields).text()) }
         switch event {
         case .published(let name):

@@ -82,3 +82,17 @@ public struct NearbyPeer: Sendable, Hashable {
         ServiceAddress.preferenceOrdered(service.addresses).map { Endpoint(host: $0.ip, port: service.port) }
     }
 }
+
+extension NearbyPeer {
+    /// The host it advertises (`desk.local`).
+    public var host: String { service.host }
+
+    /// The port its receiver listens on.
+    public var port: UInt16 { service.port }
+
+    /// The addresses it was resolved to that are used (``ignoredAddresses`` are left out).
+    public var addresses: [PeerAddress] { service.addresses.map(PeerAddress.init) }
+
+    /// The protocol version it advertises (the TXT record's `v`), when it advertises one.
+    public var version: String? { service.txt["v"] }
+}
