@@ -3,7 +3,6 @@ import ShareDocuments
 import ShareKit
 import ShareTLS
 import ShareTransport
-import ShareWire
 import Synchronization
 import TypeRegistry
 

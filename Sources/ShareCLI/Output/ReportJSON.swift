@@ -1,7 +1,6 @@
 import ShareKit
 import ShareTLS
 import ShareTransport
-import ShareWire
 import TypeRegistry
 
 /// The JSON shapes of `share send --json` and `share receive --json` (docs/JSON.md, and the schemas
