@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "ShareCLI",
             dependencies: [
-                "ShareKit", "ShareTransport", "ShareTLS",
+                "ShareKit", "ShareTLS",
                 "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
             ],
             swiftSettings: dbusHeaders
