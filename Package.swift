@@ -5,10 +5,10 @@
 // Layers (dependencies point down only). Each target's `dependencies:` below is the whole list of what
 // its files import besides the toolchain's modules: `make test` checks it (Tests/Layers/check-imports.py).
 //
-//   share (executable)  ->  ShareCLI  ->  ShareKit, ShareSystemd, ShareNotifications; vocabulary: TypeRegistry,
-//                           ShareDocuments, ShareTLS (value types ShareKit's API hands out), and still
-//                           ShareTransport (`Endpoint`) and ShareWire (`Decision`) until ShareKit owns those.
-//                           Discovery and DNS are ShareKit's: the CLI parses, asks ShareKit and renders.
+//   share (executable)  ->  ShareCLI  ->  ShareKit; vocabulary: TypeRegistry, ShareDocuments, ShareTLS (value
+//                           types ShareKit's API hands out); presentation/services: ShareSystemd, ShareNotifications.
+//                           Discovery, DNS, connections and the protocol are ShareKit's: the CLI parses, asks
+//                           ShareKit and renders.
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
 //                           ShareDocuments, TypeRegistry, ShareArchive, ShareUnicode, ShareCompression, ShareSystem
 //   ShareTransport      ->  ShareTLS, ShareWire, ShareDocuments, ShareSystem
@@ -111,8 +111,7 @@ let package = Package(
         .target(
             name: "ShareCLI",
             dependencies: [
-                "ShareKit", "ShareTransport", "ShareTLS", "ShareWire",
-                "ShareDocuments", "TypeRegistry", "ShareSystemd", "ShareNotifications",
+                "ShareKit", "TypeRegistry", "ShareDocuments", "ShareTLS", "ShareSystemd", "ShareNotifications",
             ],
             swiftSettings: dbusHeaders
         ),

@@ -3,7 +3,6 @@ import Foundation
 import ShareDocuments
 import ShareKit
 import ShareTLS
-import ShareWire
 import Synchronization
 import TypeRegistry
 
@@ -283,7 +282,7 @@ struct ReceiveCommand: ShareCommand {
     static func decide(
         _ offer: IncomingOffer, ticket: PromptTicket, prompter: Prompter, notifications: NotificationPrompter?,
         state: ReceiveReporter, executableBits: ExecutableBits
-    ) -> Decision {
+    ) -> OfferAnswer {
         let who = "\"\(TerminalText.safe(offer.peerName))\" at \(offer.peerAddress)"
         let (lines, question) = OfferSummary.describe(offer, home: state.home, executableBits: executableBits)
         if !prompter.canAsk, let notifications, notifications.canAsk {
@@ -294,7 +293,7 @@ struct ReceiveCommand: ShareCommand {
             state.notice(
                 "Declined an offer from \(who): no terminal to ask on\(desktop) "
                     + "(run 'share receive --accept everyone' or '--accept trusted' to decide without asking).")
-            return Decision(
+            return OfferAnswer(
                 .nobodyToAsk,
                 message: "it has no terminal to ask its user on and no desktop notifications; it accepts without asking only "
                     + "with --accept everyone or trusted")
@@ -307,9 +306,9 @@ struct ReceiveCommand: ShareCommand {
     static func pair(
         _ request: PairingRequest, ticket: PromptTicket, prompter: Prompter, notifications: NotificationPrompter?,
         state: ReceiveReporter
-    ) -> Decision {
+    ) -> OfferAnswer {
         let (lines, question) = OfferSummary.describe(request)
-        let decision: Decision
+        let decision: OfferAnswer
         if !prompter.canAsk, let notifications, notifications.canAsk {
             decision = notifications.decide(
                 lines, question: question, accept: "Same code", decline: "Different code", category: nil, ticket: ticket,
@@ -318,26 +317,26 @@ struct ReceiveCommand: ShareCommand {
         } else if prompter.canAsk {
             decision = Self.decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
         } else {
-            return Decision(
+            return OfferAnswer(
                 .nobodyToAsk, message: "it has no terminal to compare the verification code on and no desktop notifications")
         }
         guard decision.code == .declinedByUser else { return decision }
-        return Decision(.declinedByUser, message: "its user did not confirm the verification code")
+        return OfferAnswer(.declinedByUser, message: "its user did not confirm the verification code")
     }
 
     /// The DECISION for how a question ended.
-    static func decision(_ answer: Prompter.Answer, prompter: Prompter) -> Decision {
+    static func decision(_ answer: Prompter.Answer, prompter: Prompter) -> OfferAnswer {
         decision(answer, timeout: prompter.timeout)
     }
 
     /// The DECISION for how a question that waited at most `timeout` ended.
-    static func decision(_ answer: Prompter.Answer, timeout: Duration) -> Decision {
+    static func decision(_ answer: Prompter.Answer, timeout: Duration) -> OfferAnswer {
         switch answer {
         case .yes: .accept
-        case .no: Decision(.declinedByUser, message: "")
+        case .no: OfferAnswer(.declinedByUser, message: "")
         case .timedOut:
-            Decision(.noAnswer, message: "its user did not answer within \(DurationText.format(timeout))")
-        case .withdrawn(let reason): Decision(.noAnswer, message: reason)
+            OfferAnswer(.noAnswer, message: "its user did not answer within \(DurationText.format(timeout))")
+        case .withdrawn(let reason): OfferAnswer(.noAnswer, message: reason)
         }
     }
 }

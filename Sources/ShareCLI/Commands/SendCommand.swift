@@ -2,8 +2,6 @@ import Foundation
 import ShareDocuments
 import ShareKit
 import ShareTLS
-import ShareTransport
-import ShareWire
 import Synchronization
 import TypeRegistry
 
@@ -237,8 +235,7 @@ struct SendCommand: ShareCommand {
                 group.addTask {
                     do throws(SendError) {
                         let report = try await Sender.sendAsync(
-                            prepared, toFirstOf: destination.endpoints, identity: node.identity, options: options,
-                            refresh: { await PeerTargets.refreshEndpoints(destination, node: node) },
+                            prepared, to: destination, identity: node.identity, node: node, options: options,
                             progress: { board.update(index, $0) })
                         board.set(index, .done)
                         return (index, .success(report))
@@ -262,7 +259,7 @@ struct SendCommand: ShareCommand {
         var failures: [String] = []
         var sent = results.makeIterator()
         for (target, resolution) in zip(targets, resolved) {
-            let destination: PeerTargets.Destination
+            let destination: SendDestination
             switch resolution {
             case .failure(let error):
                 failures.append(error.outcomeCode)
@@ -330,7 +327,7 @@ struct SendCommand: ShareCommand {
 
     /// Says once per receiver (never for this machine's own) that a send was not verified, with a
     /// command that works for how the receiver was reached.
-    private func noteIfUnverified(_ report: SendReport, destination: PeerTargets.Destination, node: LocalNode, console: Console) {
+    private func noteIfUnverified(_ report: SendReport, destination: SendDestination, node: LocalNode, console: Console) {
         guard case .unverified(let reason) = report.peerVerification, !json,
             report.peerFingerprint != node.identity.fingerprint,
             UnverifiedNotes.firstTime(report.peerFingerprint, stateDirectory: node.paths.stateDirectory)

@@ -81,12 +81,7 @@ enum TrustCommandSupport {
     }
 
     /// The first 16 hex digits, grouped.
-    static func short(_ fingerprint: String) -> String {
-        stride(from: 0, to: min(16, fingerprint.count), by: 4).map { offset in
-            let start = fingerprint.index(fingerprint.startIndex, offsetBy: offset)
-            return String(fingerprint[start..<fingerprint.index(start, offsetBy: min(4, fingerprint.count - offset))]).uppercased()
-        }.joined(separator: " ")
-    }
+    static func short(_ fingerprint: String) -> String { FingerprintText.short(fingerprint) }
 
     /// The single fingerprint `query` names in the store, or a clear error.
     static func single(_ query: String, in store: TrustStore) throws(CLIError) -> String {

@@ -48,7 +48,7 @@ struct TrustVerifyCommand: ShareCommand {
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { _ in cancellation.cancel() }
         defer { signals.cancel() }
         do {
-            let result = try await Sender.pairAsync(toFirstOf: destination.endpoints, identity: node.identity, options: options)
+            let result = try await Sender.pairAsync(with: destination, identity: node.identity, options: options)
             let again = result.verifiedBefore.map { " (verified before as \"\(TerminalText.safe($0.name))\"; confirmed again)" } ?? ""
             console.line(
                 "Verified \"\(TerminalText.safe(result.name))\" (\(OfferSummary.fingerprint(result.fingerprint))): both sides "

@@ -1,7 +1,6 @@
 import Foundation
 import ShareKit
 import ShareNotifications
-import ShareWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -112,7 +111,7 @@ final class NotificationPrompter: Sendable {
     func decide(
         _ lines: [String], question: String, accept: String = "Accept", decline: String = "Decline",
         category: String? = "transfer", ticket: PromptTicket, about subject: String, state: ReceiveReporter
-    ) -> Decision {
+    ) -> OfferAnswer {
         state.notice("Asking about \(subject) with a desktop notification.")
         do {
             let answer = try ask(
@@ -120,7 +119,7 @@ final class NotificationPrompter: Sendable {
             return ReceiveCommand.decision(answer, timeout: timeout)
         } catch {
             state.notice("Declined \(subject): its desktop notification could not be shown (\(error)).")
-            return Decision(.nobodyToAsk, message: "its desktop notification could not be shown")
+            return OfferAnswer(.nobodyToAsk, message: "its desktop notification could not be shown")
         }
     }
 

@@ -2,7 +2,6 @@ import Foundation
 import ShareDocuments
 import ShareKit
 import ShareTLS
-import ShareWire
 import Synchronization
 import TypeRegistry
 
@@ -141,7 +140,7 @@ final class ReceiveReporter: Sendable {
                     JSON.object([
                         ("event", .string("failed")),
                         ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address)),
-                        ("error", .string(failure.description)),
+                        ("error", .string("\(failure)")),
                         ("keptBytes", .int(Int64(keptBytes))),
                     ]).text())
             } else {

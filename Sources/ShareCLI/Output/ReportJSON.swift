@@ -1,7 +1,5 @@
 import ShareKit
 import ShareTLS
-import ShareTransport
-import ShareWire
 import TypeRegistry
 
 /// The JSON shapes of `share send --json` and `share receive --json` (docs/JSON.md, and the schemas
@@ -45,7 +43,7 @@ enum ReportJSON {
 
     /// The peer a `--to` resolved to, before (or without) a connection: what discovery and the trust
     /// store say about it.
-    static func peer(_ destination: PeerTargets.Destination) -> JSON {
+    static func peer(_ destination: SendDestination) -> JSON {
         var name: String?
         var fingerprint: String?
         var prefix: String?
@@ -62,7 +60,7 @@ enum ReportJSON {
             break
         }
         return peer(
-            name: name, fingerprint: fingerprint, prefix: prefix, address: destination.endpoints.first?.description,
+            name: name, fingerprint: fingerprint, prefix: prefix, address: destination.address,
             pinnedName: verifiedAs)
     }
 
@@ -72,7 +70,7 @@ enum ReportJSON {
     }
 
     /// One `share send --json` line for a target that was sent to.
-    static func sent(_ report: SendReport, to destination: PeerTargets.Destination, prepared: PreparedSend) -> JSON {
+    static func sent(_ report: SendReport, to destination: SendDestination, prepared: PreparedSend) -> JSON {
         .object([
             ("ok", .bool(true)),
             ("to", .string(destination.target)),

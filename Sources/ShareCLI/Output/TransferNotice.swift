@@ -2,7 +2,6 @@ import Foundation
 import ShareDocuments
 import ShareKit
 import ShareNotifications
-import ShareWire
 import Synchronization
 
 /// The desktop notifications a receiver without a terminal (a service, or one that asks with
@@ -72,7 +71,7 @@ enum TransferNotice {
             let who = name.map { "\"\(DisplayText.escape($0))\"" } ?? address
             var notification = DesktopNotification(
                 summary: "Receiving from \(who) failed",
-                body: "\(DisplayText.escape(failure.description)); \(keptText(keptBytes)).")
+                body: "\(DisplayText.escape("\(failure)")); \(keptText(keptBytes)).")
             notification.category = "transfer.error"
             notification.icon = "dialog-error"
             return (notification, nil)

@@ -215,14 +215,14 @@ struct IncomingTransfer {
                 }
             case .declined(let refusal):
                 if let offer = decision.offer {
-                    events.finished(.declined(offer, refusal))
+                    events.finished(.declined(offer, OfferAnswer(refusal)))
                 } else if let pairing = decision.pairing {
                     events.finished(.paired(pairing, confirmed: false))
                 } else if let peer = session.peer {
                     events.finished(
                         .refusedSender(
                             peerName: peer.name, peerFingerprint: connection.peerFingerprint,
-                            peerAddress: connection.endpoint, refusal))
+                            peerAddress: connection.endpoint, OfferAnswer(refusal)))
                 }
             case .completed:
                 // After the RECEIPT went out: only now may the user interface act on it (stop a

@@ -1,5 +1,4 @@
 public import ShareTLS
-public import ShareWire
 
 /// What a completed send did.
 public struct SendReport: Sendable {
@@ -12,7 +11,7 @@ public struct SendReport: Sendable {
         /// Whether it was sent as a bundle (a folder).
         public var isBundle: Bool
         /// Placed, imported, or kept in the receiver's inbox.
-        public var outcome: ReceiptOutcome
+        public var outcome: SentItemOutcome
         /// Where it landed, the importing application, or why it stayed in the inbox (from the
         /// receiver: escape before printing).
         public var text: String

@@ -157,7 +157,7 @@ struct SendRun {
         let items = manifest.items.enumerated().map { index, item in
             SendReport.Item(
                 source: prepared.itemSources[index], name: item.name, isBundle: item.isBundle,
-                outcome: receipt.items[index].outcome, text: receipt.items[index].text)
+                outcome: SentItemOutcome(receipt.items[index].outcome), text: receipt.items[index].text)
         }
         let files = VerifiedFiles(manifest: manifest, digests: pump?.digests ?? [])
         let streamed = pump?.started ?? .now

@@ -1,10 +1,10 @@
-import ShareKit
+import ShareDocuments
 import ShareTransport
 
 /// A `--to` peer seen in a wide-area DNS domain: a connection to it either proves the key it
 /// advertises (it is then no longer "unconfirmed" in `share peers`) or fails (it may be an entry
 /// its receiver left behind), and ``WideAreaConfirmations`` remembers which.
-struct WideAreaTarget: Sendable {
+public struct WideAreaTarget: Sendable {
     var fingerprintPrefix: String
     var port: UInt16
 
@@ -18,7 +18,7 @@ struct WideAreaTarget: Sendable {
     }
 
     /// Remembers what the sends to wide-area peers showed.
-    static func record(_ destinations: [PeerTargets.Destination], _ results: [Result<SendReport, SendError>], node: LocalNode) {
+    public static func record(_ destinations: [SendDestination], _ results: [Result<SendReport, SendError>], node: LocalNode) {
         let confirmations = WideAreaConfirmations(dataDirectory: node.paths.dataDirectory)
         for (destination, result) in zip(destinations, results) {
             guard let target = destination.wideArea else { continue }
@@ -37,6 +37,6 @@ struct WideAreaTarget: Sendable {
 
     /// The places that could not be searched, for an error about a peer that was not found.
     static func note(_ warnings: [String]) -> String {
-        warnings.isEmpty ? "" : " (not searched: " + warnings.map { TerminalText.safe($0) }.joined(separator: "; ") + ")"
+        warnings.isEmpty ? "" : " (not searched: " + warnings.map { DisplayText.escape($0) }.joined(separator: "; ") + ")"
     }
 }
