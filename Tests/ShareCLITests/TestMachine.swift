@@ -35,7 +35,6 @@ struct TestMachine {
         await ShareBinary.run(arguments, environment: environment, stdin: stdin, timeout: timeout)
     }
 
-    /// Starts `share` in the background (through `launcher`, when given: ``ShareBinary/start``).
     /// `share ARGUMENTS` on a pseudo-terminal of its own, as a person runs it, with this machine's
     /// environment and `extra` variables on top.
     func interactive(_ arguments: [String], extra: [String: String] = [:]) -> PseudoTerminalProcess {
@@ -43,6 +42,7 @@ struct TestMachine {
         return PseudoTerminalProcess(command: command, environment: environment.merging(extra) { $1 })
     }
 
+    /// Starts `share` in the background (through `launcher`, when given: ``ShareBinary/start``).
     func start(_ arguments: [String], launcher: [String] = []) -> RunningShare {
         ShareBinary.start(arguments, environment: environment, launcher: launcher)
     }
