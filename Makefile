@@ -116,29 +116,21 @@ test: deps
 	$(SWIFT) build --build-tests
 	# One test at a time: many tests block a thread while real processes and sockets work, and on a
 	# 2-core machine parallel suites would starve the cooperative pool (timeouts). The suites between
-	# simulated hosts, mostly waiting, run beside the others in a second process (Tests/run-suites.sh).
-	Tests/run-suites.sh $(SWIFT)
+	# simulated hosts, mostly waiting, run beside the others in a second process, and the fresh builds
+	# are made beside both at the lowest priority (Tests/run-suites.sh).
+	Tests/run-suites.sh $(SWIFT) $(FRESH_DIR)
 	$(MAKE) --no-print-directory fuzz-smoke
-	$(MAKE) --no-print-directory fresh-builds
+	SWIFT=$(SWIFT) Tests/fresh-builds.sh check $(FRESH_DIR)
 
-# What users build, as a fresh clone builds it: the release build and the static release, each in an
-# empty scratch folder (a warm build folder hides failures: a whole-module release build loads C
-# modules in another order than an incremental debug one, docs/ARCHITECTURE.md "C shims"); then
-# `make demo` on that release build, and `make install-files` of the static one into a DESTDIR.
-# Each step prints how long it took.
+# What users build, as a fresh clone builds it (Tests/fresh-builds.sh): the release build and the
+# static release, each in an empty scratch folder under FRESH_DIR (a warm build folder hides failures,
+# docs/ARCHITECTURE.md "C shims"); then `make demo` on that release build and `make install-files`
+# of the static one into a DESTDIR there.
+FRESH_DIR ?= .build/fresh
+
 fresh-builds: deps
-	@set -e; scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/share-fresh.XXXXXX"); trap 'rm -rf "$$scratch"' EXIT; \
-	step() { local started=$$SECONDS; echo "== fresh-builds: $$1"; shift; "$$@"; \
-	         echo "== fresh-builds: took $$((SECONDS - started)) s"; }; \
-	step "swift build -c release (empty scratch folder)" \
-	    $(SWIFT) build -c release --scratch-path "$$scratch/release"; \
-	step "make demo" env SHARE="$$scratch/release/release/share" Examples/demo.sh; \
-	step "swift build -c release --static-swift-stdlib (empty scratch folder)" \
-	    $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product share \
-	    --scratch-path "$$scratch/static"; \
-	step "make install-files DESTDIR=..." $(MAKE) --no-print-directory install-files \
-	    BUILD="$$scratch/static/release" DESTDIR="$$scratch/root"; \
-	"$$scratch/root$(BINDIR)/share" --version
+	SWIFT=$(SWIFT) Tests/fresh-builds.sh build $(FRESH_DIR)
+	SWIFT=$(SWIFT) Tests/fresh-builds.sh check $(FRESH_DIR)
 
 fuzz-build: deps
 	@for target in $(FUZZ_TARGETS); do \
