@@ -4,6 +4,10 @@ import ShareWire
 /// arriving, or its data): over each window of ``ReceiverConfiguration/rateWindow`` it must send
 /// at least ``ReceiverConfiguration/minimumRate`` bytes a second, so a peer that drips data is
 /// ended even though it is never silent long enough to time out.
+///
+/// The rule reads no clock itself: each call is given the instant it is made at (`now`, the
+/// continuous clock's by default), as ``PromptLimiter`` and ``AdmissionTable`` are, so a test can
+/// walk through windows without waiting for them.
 struct RateWindow {
     /// How long one window lasts.
     let length: Duration
@@ -37,18 +41,20 @@ struct RateWindow {
 
     /// Opens a window unless one is open (`bytesReceived` bytes have arrived so far); the next
     /// read waits at most until the window ends, or `receiveTimeout`, whichever comes first.
-    mutating func wait(within receiveTimeout: Duration?, bytesReceived: UInt64) -> Wait {
-        let window = current ?? (ContinuousClock.now, bytesReceived)
+    mutating func wait(
+        within receiveTimeout: Duration?, bytesReceived: UInt64, now: ContinuousClock.Instant = .now
+    ) -> Wait {
+        let window = current ?? (now, bytesReceived)
         current = window
-        let windowLeft = max(window.start + length - .now, .milliseconds(1))
+        let windowLeft = max(window.start + length - now, .milliseconds(1))
         return Wait(
             timeout: min(receiveTimeout ?? windowLeft, windowLeft),
             endsWithWindow: receiveTimeout.map { windowLeft < $0 } ?? true)
     }
 
     /// Checks the window after a read, with `bytesReceived` bytes arrived so far.
-    mutating func check(bytesReceived: UInt64) -> Check {
-        guard let window = current, ContinuousClock.now - window.start >= length else { return .open }
+    mutating func check(bytesReceived: UInt64, now: ContinuousClock.Instant = .now) -> Check {
+        guard let window = current, now - window.start >= length else { return .open }
         let received = bytesReceived - window.bytes
         let seconds = length.components.seconds
         if received < minimumRate * UInt64(seconds) {
@@ -58,7 +64,7 @@ struct RateWindow {
                     "the sender is too slow: \(received) bytes in \(seconds) s; the receiver needs at least "
                         + "\(ByteCount.format(minimumRate))/s"))
         }
-        current = (ContinuousClock.now, bytesReceived)
+        current = (now, bytesReceived)
         return .passed
     }
 
