@@ -327,7 +327,9 @@ struct TLSConnectionTests {
                 } catch let error as TLSError where error == .timedOut {
                     timedOut = true
                 }
-                // The client writes after 1 s; allow the retry more time.
+                // The client writes after 1 s: the retry waits up to 5 s, so a busy machine cannot
+                // make it time out as well (with 0.5 s more it ended at the very moment the client wrote).
+                setTimeouts(connection.socketDescriptor, seconds: 5)
                 let count = try buffer.withUnsafeMutableBytes { buffer in
                     try connection.read(into: buffer)
                 }
