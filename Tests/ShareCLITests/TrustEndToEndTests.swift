@@ -255,6 +255,26 @@ import Glibc
         #expect(Set(verifiedNames(bob)) == ["alice", "carol"], "the pins keep their names")
     }
 
+    @Test func theSendSummaryCallsAVerifiedReceiverVerifiedAsItsJSONDoes() throws {
+        let dir = TemporaryDirectory("trust-summary")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        try pair(alice, bob, dir)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try jsonReceiver(bob, dir.at("inbox"), ["--accept", "trusted"])
+        // "bob" still calls itself by the name it was verified under.
+        let sent = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.hasPrefix("Sent 1 item to \"bob\" (verified) at 127.0.0.1:"), "\(sent.stdout)")
+        #expect(!sent.stdout.contains("not verified") && !sent.stderr.contains("not verified"))
+        let json = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)", "--json"])
+        let peer = jsonObject(json.stdout)?["peer"] as? [String: Any]
+        #expect(peer?["verified"] as? Bool == true)
+        #expect(peer?["verifiedAs"] as? String == "bob")
+        receiver.signal(SIGTERM)
+        _ = receiver.wait()
+    }
+
     // MARK: The prompt can be interrupted
 
     @Test(arguments: [SIGINT, SIGTERM]) func stoppingAReceiverThatAsksEndsAtOnceAndTellsTheSender(_ signal: Int32) throws {

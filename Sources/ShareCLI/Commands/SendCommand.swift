@@ -353,7 +353,8 @@ struct SendCommand: ShareCommand {
         let compressed = report.compression.flatMap { statistics in
             statistics.compressedChunks == 0 ? nil : ", \(ByteCount.format(statistics.payloadBytes)) on the wire (zstd)"
         } ?? ""
-        let who = OfferSummary.who(name: report.peerName, pinnedName: report.pinnedName, claimsNameOf: nil, trustedBy: nil)
+        let who = OfferSummary.who(
+            name: report.peerName, pinnedName: ReportJSON.verifiedAs(report), claimsNameOf: nil, trustedBy: nil)
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
