@@ -220,8 +220,8 @@ struct SendCommand: ShareCommand {
                 if attended {
                     options.interaction = SendInteraction(
                         compareCode: { comparison, ticket in
-                            let (lines, question) = OfferSummary.describe(comparison)
-                            return prompter.ask(lines, question: question, ticket: ticket) == .yes
+                            let (lines, _) = OfferSummary.describe(comparison)
+                            return prompter.confirm(lines, OfferSummary.confirmation(comparison), ticket: ticket) == .yes
                         },
                         waiting: { waiting in
                             guard waiting.receiverAsksItsUser else { return }
