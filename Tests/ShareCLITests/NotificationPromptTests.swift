@@ -59,17 +59,26 @@ struct NotificationPromptTests {
         return digits.count == 15 && digits.filter(\.isNumber).count == 12 ? String(digits) : nil
     }
 
+    /// Types on `terminal` the last 3 digits of the code it shows, as the person who compared the
+    /// codes does to confirm them.
+    func confirmCode(on terminal: PseudoTerminalProcess) {
+        let shown = code(after: "Verification code:", in: terminal.output) ?? ""
+        // A person answers a while after the question appeared; keys typed before it are discarded.
+        usleep(200_000)
+        terminal.type(String(shown.suffix(3)) + "\n")
+    }
+
     @Test func anOfferIsAskedWithANotificationThatShowsTheCodeAndAcceptingReceivesIt() async throws {
         let scene = try Scene("notify-ask")
         let (dir, alice, desktop, receiver, port) = (scene.dir, scene.alice, scene.desktop, scene.receiver, scene.port)
 
         // The sender's user is on a terminal: both show the same code on first contact.
         let sender = alice.interactive(["send", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
-        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N]"))
+        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
         #expect(await waitUntil { desktop.displayed() == 1 })
         #expect(receiver.stderr.contains("Asking about the offer from \"alice\" at 127.0.0.1:"))
         #expect(receiver.stderr.contains(" with a desktop notification."))
-        sender.type("y\n")
+        confirmCode(on: sender)
         #expect(!FileManager.default.fileExists(atPath: dir.at("in/a.txt")), "nothing before the user accepts")
         desktop.invoke("accept")
         #expect(sender.wait() == 0)
@@ -171,9 +180,9 @@ struct NotificationPromptTests {
         let scene = try Scene("notify-pair")
         let (alice, desktop, port) = (scene.alice, scene.desktop, scene.port)
         let verifier = alice.interactive(["trust", "verify", "127.0.0.1:\(port)"])
-        #expect(verifier.waitForOutput(containing: "show the same code? [y/N]"))
+        #expect(verifier.waitForOutput(containing: "show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
         #expect(await waitUntil { desktop.displayed() == 1 })
-        verifier.type("y\n")
+        confirmCode(on: verifier)
         desktop.invoke("accept")
         #expect(verifier.wait() == 0)
         #expect(verifier.output.contains("both sides confirmed the code and remember each other"))

@@ -35,6 +35,15 @@ import Glibc
         return digits.count == 15 && digits.filter(\.isNumber).count == 12 ? String(digits) : nil
     }
 
+    /// Types on `terminal` the last 3 digits of the code shown there after `marker`, as the person
+    /// who compared the codes does to confirm them.
+    func confirmCode(on terminal: PseudoTerminalProcess, after marker: String = "Verification code:") {
+        let shown = code(after: marker, in: terminal.output) ?? ""
+        // A person answers a while after the question appeared; keys typed before it are discarded.
+        usleep(200_000)
+        terminal.type(String(shown.suffix(3)) + "\n")
+    }
+
     func verifiedNames(_ machine: TestMachine) -> [String] {
         let list = jsonObject(machine.run(["trust", "list", "--json"]).stdout.replacingOccurrences(of: "\n", with: ""))
         return ((list?["verified"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
@@ -53,13 +62,13 @@ import Glibc
             _ = receiver.wait()
         }
         let verifier = alice.interactive(["trust", "verify", "127.0.0.1:\(port)"])
-        #expect(verifier.waitForOutput(containing: "show the same code? [y/N]"))
-        #expect(receiver.waitForOutput(containing: "show the same code? [y/N]"))
+        #expect(verifier.waitForOutput(containing: "show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
+        #expect(receiver.waitForOutput(containing: "show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
         let shownToAlice = code(after: "Verification code:", in: verifier.output)
         let shownToBob = code(after: "  code ", in: receiver.output.components(separatedBy: "asks to verify").last ?? "")
         #expect(shownToAlice != nil && shownToAlice == shownToBob, "both sides show the same code")
-        verifier.type("y\n")
-        receiver.type("y\n")
+        confirmCode(on: verifier)
+        confirmCode(on: receiver, after: "  code ")
         #expect(verifier.wait() == 0)
         #expect(verifier.output.contains("both sides confirmed the code and remember each other"))
         #expect(receiver.waitForOutput(containing: "it is remembered."))
@@ -74,18 +83,21 @@ import Glibc
         FileTree.writeText(dir.at("note.txt"), "hello")
         let (receiver, port) = try terminalReceiver(bob, dir, ["--once"])
         let sender = alice.interactive(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
-        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N]"))
-        #expect(receiver.waitForOutput(containing: "Accept, and remember \"alice\" as verified? [y/N]"))
+        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
+        #expect(
+            receiver.waitForOutput(
+                containing: "Does \"alice\" show the same code? Type its last 3 digits to accept and remember \"alice\" as verified (Enter alone: no):"))
         // The sender says whom it waits for; both show the same code at the same time.
         #expect(sender.output.contains("Waiting for \"bob\" to accept…"))
         let senderCode = code(after: "Verification code:", in: sender.output)
         let receiverCode = code(after: "Verification code:", in: receiver.output)
         #expect(senderCode != nil && senderCode == receiverCode)
         // Nothing is remembered before both answered.
-        sender.type("y\n")
-        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N] y"))
+        confirmCode(on: sender)
+        let typed = String(senderCode?.suffix(3) ?? "")
+        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? Type its last 3 digits to confirm (Enter alone: no): \(typed)"))
         #expect(verifiedNames(bob).isEmpty && verifiedNames(alice).isEmpty)
-        receiver.type("y\n")
+        confirmCode(on: receiver)
         #expect(sender.wait() == 0)
         #expect(receiver.wait() == 0)
         #expect(sender.output.contains("Sent 1 item to \"bob\" (verified now)"))
@@ -139,8 +151,8 @@ import Glibc
         FileTree.writeText(dir.at("note.txt"), "hello")
         let (receiver, port) = try terminalReceiver(bob, dir, ["--once"])
         let sender = alice.interactive(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
-        #expect(sender.waitForOutput(containing: "show the same code? [y/N]"))
-        #expect(receiver.waitForOutput(containing: "[y/N]"))
+        #expect(sender.waitForOutput(containing: "show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
+        #expect(receiver.waitForOutput(containing: "(Enter alone: no):"))
         sender.type("n\n")
         #expect(sender.wait() == 1)
         #expect(sender.output.contains("you said \"bob\" shows another code: someone may be intercepting the connection"))
@@ -173,13 +185,13 @@ import Glibc
         try pair(alice, bob, dir)
         let (receiver, port) = try terminalReceiver(bob, dir)
         let verifier = alice.interactive(["trust", "verify", "127.0.0.1:\(port)"])
-        #expect(verifier.waitForOutput(containing: "[y/N]"))
+        #expect(verifier.waitForOutput(containing: "show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
         #expect(verifier.output.contains("\"bob\" (verified)"))
         #expect(verifier.output.contains("It is verified already; comparing again."))
         #expect(!verifier.output.contains("new: not verified"))
-        #expect(receiver.waitForOutput(containing: "[y/N]"))
-        verifier.type("y\n")
-        receiver.type("y\n")
+        #expect(receiver.waitForOutput(containing: "show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
+        confirmCode(on: verifier)
+        confirmCode(on: receiver, after: "  code ")
         #expect(verifier.wait() == 0)
         #expect(verifier.output.contains("(verified before as \"bob\"; confirmed again)"))
         receiver.interrupt()
@@ -255,6 +267,26 @@ import Glibc
         #expect(Set(verifiedNames(bob)) == ["alice", "carol"], "the pins keep their names")
     }
 
+    @Test func theSendSummaryCallsAVerifiedReceiverVerifiedAsItsJSONDoes() throws {
+        let dir = TemporaryDirectory("trust-summary")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        try pair(alice, bob, dir)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try jsonReceiver(bob, dir.at("inbox"), ["--accept", "trusted"])
+        // "bob" still calls itself by the name it was verified under.
+        let sent = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.hasPrefix("Sent 1 item to \"bob\" (verified) at 127.0.0.1:"), "\(sent.stdout)")
+        #expect(!sent.stdout.contains("not verified") && !sent.stderr.contains("not verified"))
+        let json = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)", "--json"])
+        let peer = jsonObject(json.stdout)?["peer"] as? [String: Any]
+        #expect(peer?["verified"] as? Bool == true)
+        #expect(peer?["verifiedAs"] as? String == "bob")
+        receiver.signal(SIGTERM)
+        _ = receiver.wait()
+    }
+
     // MARK: The prompt can be interrupted
 
     @Test(arguments: [SIGINT, SIGTERM]) func stoppingAReceiverThatAsksEndsAtOnceAndTellsTheSender(_ signal: Int32) throws {
@@ -278,6 +310,67 @@ import Glibc
     }
 
     // MARK: Prompts behave
+
+    @Test func keysTypedBeforeTheQuestionAnswerNothingAndCodesAreConfirmedByTheirDigits() throws {
+        let dir = TemporaryDirectory("trust-typed-ahead")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try terminalReceiver(bob, dir, ["--once"])
+        // Someone types y and Enter into the idle receiver's terminal, before anyone offers anything.
+        receiver.type("y\r")
+        usleep(500_000)
+        let sender = alice.interactive(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? Type its last 3 digits to confirm (Enter alone: no):"))
+        #expect(receiver.waitForOutput(containing: "Verification code:"))
+        let shown = try #require(code(after: "Verification code:", in: sender.output))
+        #expect(code(after: "Verification code:", in: receiver.output) == shown)
+        // The sender's user compares the codes and confirms; the receiver's question still waits.
+        confirmCode(on: sender)
+        usleep(1_500_000)
+        #expect(!receiver.output.contains("[y/N] y"), "the y typed ahead answered nothing")
+        #expect(receiver.isRunning && sender.isRunning, "the receiver still asks")
+        #expect(
+            receiver.output.contains(
+                "Does \"alice\" show the same code? Type its last 3 digits to accept and remember \"alice\" as verified (Enter alone: no):"))
+        #expect(verifiedNames(bob).isEmpty && verifiedNames(alice).isEmpty)
+        #expect(FileTree.allPaths(dir.at("inbox")).isEmpty)
+        // A y typed at the question does not confirm a code either: it is asked once more.
+        let typed = receiver.mark
+        receiver.type("y\r")
+        #expect(receiver.waitForOutput(containing: "(not its last 3 digits: compare the codes and type them again)", after: typed))
+        #expect(receiver.waitForOutput(containing: "type them again)\r\nDoes \"alice\" show the same code?", after: typed))
+        #expect(verifiedNames(bob).isEmpty)
+        // Typing the digits the other side shows confirms.
+        confirmCode(on: receiver)
+        #expect(sender.wait() == 0)
+        #expect(receiver.wait() == 0)
+        #expect(sender.output.contains("Sent 1 item to \"bob\" (verified now)"))
+        #expect(FileTree.allPaths(dir.at("inbox")) == ["note.txt"])
+        #expect(verifiedNames(bob) == ["alice"])
+        #expect(verifiedNames(alice) == ["bob"])
+    }
+
+    @Test func aYTypedBeforeAnOfferDoesNotAcceptIt() throws {
+        let dir = TemporaryDirectory("trust-typed-ahead-offer")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try terminalReceiver(bob, dir)
+        receiver.type("y\r")
+        usleep(500_000)
+        // An unattended sender: no code, a plain y/N question.
+        let sender = alice.start(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(receiver.waitForOutput(containing: "Accept? [y/N]"))
+        usleep(1_500_000)
+        #expect(!receiver.output.contains("Accept? [y/N] y"), "the y typed ahead answered nothing")
+        #expect(receiver.isRunning && FileTree.allPaths(dir.at("inbox")).isEmpty)
+        receiver.type("n\r")
+        #expect(sender.wait(timeout: .seconds(30)).status == 1)
+        #expect(FileTree.allPaths(dir.at("inbox")).isEmpty)
+        receiver.interrupt()
+        _ = receiver.wait()
+    }
 
     @Test func oneQuestionAtATimeWithTheQueueShownAndNothingWrittenIntoIt() throws {
         let dir = TemporaryDirectory("trust-queue")
@@ -325,13 +418,13 @@ import Glibc
         let (everyone, everyonePort) = try jsonReceiver(carol, dir.at("inbox2"), ["--accept", "everyone", "--once"])
         let sender = alice.interactive(
             ["send", dir.at("big.img"), "--to", "127.0.0.1:\(askingPort)", "--to", "127.0.0.1:\(everyonePort)"])
-        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? [y/N]", timeout: .seconds(60)))
+        #expect(sender.waitForOutput(containing: "Does \"bob\" show the same code? Type its last 3 digits to confirm (Enter alone: no):", timeout: .seconds(60)))
         let asked = sender.mark
         usleep(1_500_000)
         #expect(!sender.output(after: asked).contains("%"), "no progress drawn over the question")
-        sender.type("y\n")
-        #expect(asking.waitForOutput(containing: "[y/N]"))
-        asking.type("y\n")
+        confirmCode(on: sender)
+        #expect(asking.waitForOutput(containing: "(Enter alone: no):"))
+        confirmCode(on: asking)
         #expect(sender.wait(timeout: .seconds(120)) == 0)
         #expect(sender.output(after: asked).contains("Sent 1 item to \"bob\" (verified now)"))
         _ = asking.wait(timeout: .seconds(30))

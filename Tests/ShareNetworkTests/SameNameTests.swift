@@ -24,14 +24,22 @@ struct SameNameTests {
         #expect(receiver.waitForOutput(containing: "Press Ctrl-C to stop."))
         let port = try #require(receiver.output.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
         let verifier = terminal(user, ["trust", "verify", "127.0.0.1:\(port)"])
-        #expect(verifier.waitForOutput(containing: "[y/N]"))
-        #expect(receiver.waitForOutput(containing: "[y/N]"))
-        verifier.type("y\n")
-        receiver.type("y\n")
+        #expect(verifier.waitForOutput(containing: "(Enter alone: no):"))
+        #expect(receiver.waitForOutput(containing: "(Enter alone: no):"))
+        // Each person confirms the code by typing its last 3 digits.
+        usleep(200_000)
+        verifier.type(lastDigits(after: "Verification code:", in: verifier.output) + "\n")
+        receiver.type(lastDigits(after: "  code ", in: receiver.output) + "\n")
         #expect(verifier.wait() == 0, "\(verifier.output)")
         #expect(receiver.waitForOutput(containing: "it is remembered."))
         receiver.interrupt()
         _ = receiver.wait()
+    }
+
+    /// The last 3 digits of the verification code shown after the last `marker` in `text`.
+    func lastDigits(after marker: String, in text: String) -> String {
+        guard let range = text.range(of: marker, options: .backwards) else { return "" }
+        return String(text[range.upperBound...].drop { $0 == " " }.prefix(15).suffix(3))
     }
 
     /// Runs `share identity set-name name` as `user` (no network needed).

@@ -298,6 +298,9 @@ struct ReceiveCommand: ShareCommand {
                 message: "it has no terminal to ask its user on and no desktop notifications; it accepts without asking only "
                     + "with --accept everyone or trusted")
         }
+        if let confirmation = OfferSummary.confirmation(offer) {
+            return decision(prompter.confirm(lines, confirmation, ticket: ticket), prompter: prompter)
+        }
         return decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
     }
 
@@ -315,7 +318,8 @@ struct ReceiveCommand: ShareCommand {
                 about: "the pairing request from \"\(TerminalText.safe(request.peerName))\" at \(request.peerAddress)",
                 state: state)
         } else if prompter.canAsk {
-            decision = Self.decision(prompter.ask(lines, question: question, ticket: ticket), prompter: prompter)
+            decision = Self.decision(
+                prompter.confirm(lines, OfferSummary.confirmation(request), ticket: ticket), prompter: prompter)
         } else {
             return OfferAnswer(
                 .nobodyToAsk, message: "it has no terminal to compare the verification code on and no desktop notifications")

@@ -220,8 +220,8 @@ struct SendCommand: ShareCommand {
                 if attended {
                     options.interaction = SendInteraction(
                         compareCode: { comparison, ticket in
-                            let (lines, question) = OfferSummary.describe(comparison)
-                            return prompter.ask(lines, question: question, ticket: ticket) == .yes
+                            let (lines, _) = OfferSummary.describe(comparison)
+                            return prompter.confirm(lines, OfferSummary.confirmation(comparison), ticket: ticket) == .yes
                         },
                         waiting: { waiting in
                             guard waiting.receiverAsksItsUser else { return }
@@ -353,7 +353,8 @@ struct SendCommand: ShareCommand {
         let compressed = report.compression.flatMap { statistics in
             statistics.compressedChunks == 0 ? nil : ", \(ByteCount.format(statistics.payloadBytes)) on the wire (zstd)"
         } ?? ""
-        let who = OfferSummary.who(name: report.peerName, pinnedName: report.pinnedName, claimsNameOf: nil, trustedBy: nil)
+        let who = OfferSummary.who(
+            name: report.peerName, pinnedName: ReportJSON.verifiedAs(report), claimsNameOf: nil, trustedBy: nil)
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "

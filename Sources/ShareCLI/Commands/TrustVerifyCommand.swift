@@ -37,8 +37,8 @@ struct TrustVerifyCommand: ShareCommand {
         options.configDirectory = context.paths.configDirectory
         options.interaction = SendInteraction(
             compareCode: { comparison, ticket in
-                let (lines, question) = OfferSummary.describe(comparison)
-                return prompter.ask(lines, question: question, ticket: ticket) == .yes
+                let (lines, _) = OfferSummary.describe(comparison)
+                return prompter.confirm(lines, OfferSummary.confirmation(comparison), ticket: ticket) == .yes
             },
             waiting: { waiting in
                 console.err("Waiting for \"\(TerminalText.safe(waiting.peerName))\" to compare the code…\n")

@@ -2,7 +2,7 @@ import ShareDocuments
 import ShareKit
 import ShareTLS
 
-/// The texts shown before asking y/N: an offer, a pairing request, a code to compare.
+/// The texts shown before asking: an offer, a pairing request, a code to compare.
 enum OfferSummary {
     /// Hex digits of a fingerprint shown with an offer: enough for `share trust block`.
     static let shownDigits = TrustStore.minimumBlockPrefix
@@ -77,6 +77,16 @@ enum OfferSummary {
         return (lines, "Accept?")
     }
 
+    /// How the terminal asks about an offer whose code is compared: the user accepts by typing the
+    /// code's last digits (nil when no code is compared: the offer is asked y/N).
+    static func confirmation(_ offer: IncomingOffer) -> CodeConfirmation? {
+        guard offer.comparesCode else { return nil }
+        let quoted = "\"\(TerminalText.safe(offer.peerName))\""
+        return CodeConfirmation(
+            code: offer.verificationCode, peerName: quoted,
+            purpose: offer.isVerified ? "to accept" : "to accept and remember \(quoted) as verified")
+    }
+
     /// Hidden entries, links (with their targets) and executables of one item, indented.
     static func detailLines(_ details: ItemDetails, executableBits: ExecutableBits, isBundle: Bool) -> [String] {
         var parts: [String] = []
@@ -127,6 +137,19 @@ enum OfferSummary {
             ],
             "Does \"\(TerminalText.safe(request.peerName))\" show the same code?"
         )
+    }
+
+    /// How the terminal asks to confirm a pairing request's code: by typing its last digits.
+    static func confirmation(_ request: PairingRequest) -> CodeConfirmation {
+        CodeConfirmation(
+            code: request.verificationCode, peerName: "\"\(TerminalText.safe(request.peerName))\"", purpose: "to confirm")
+    }
+
+    /// How the sender's terminal asks to confirm the code: by typing its last digits.
+    static func confirmation(_ comparison: CodeComparison) -> CodeConfirmation {
+        CodeConfirmation(
+            code: comparison.verificationCode, peerName: "\"\(TerminalText.safe(comparison.peerName))\"",
+            purpose: "to confirm")
     }
 
     /// The code to compare, seen from the sender: what the user sees, and the question.

@@ -41,32 +41,90 @@ final class Prompter: Sendable {
     var waiting: Int { questions.waiting }
 
     /// Shows `lines`, then asks `question` `[y/N]` and waits for the answer: only `y` or `yes` (any
-    /// case) count as yes.
+    /// case) count as yes. What was typed before the question appeared is discarded.
     func ask(_ lines: [String], question: String, ticket: PromptTicket? = nil) -> Answer {
         questions.inTurn(ticket: ticket, withdrawn: { .withdrawn($0) }) {
-            askNow(lines, question: question, ticket: ticket)
+            let raw = RawInput()
+            defer { raw.restore() }
+            switch readAnswer(lines, question: question, hint: "[y/N]", ticket: ticket, deadline: .now + timeout) {
+            case .ended(let answer):
+                return answer
+            case .typed(let typed):
+                console.endPrompt()
+                let word = typed.lowercased().split(separator: " ").first.map(String.init) ?? ""
+                return word == "y" || word == "yes" ? .yes : .no
+            }
         }
     }
 
-    private func askNow(_ lines: [String], question: String, ticket: PromptTicket?) -> Answer {
-        let raw = RawInput()
-        defer { raw.restore() }
+    /// Shows `lines`, then asks whether the other side shows the same verification code: the user
+    /// answers yes by typing the code's last digits (``CodeConfirmation``), never with a y. Other
+    /// text is asked again once, then counts as no. What was typed before the question appeared
+    /// (or appeared again) is discarded.
+    func confirm(_ lines: [String], _ code: CodeConfirmation, ticket: PromptTicket? = nil) -> Answer {
+        questions.inTurn(ticket: ticket, withdrawn: { .withdrawn($0) }) {
+            let raw = RawInput()
+            defer { raw.restore() }
+            let deadline = ContinuousClock.now + timeout
+            let digits = "not its last \(code.expected.count) digits"
+            var shown = lines
+            var retried = false
+            while true {
+                switch readAnswer(shown, question: code.question, hint: code.instruction, ticket: ticket, deadline: deadline) {
+                case .ended(let answer):
+                    return answer
+                case .typed(let typed):
+                    switch code.reply(to: typed) {
+                    case .confirmed:
+                        console.endPrompt()
+                        return .yes
+                    case .declined:
+                        console.endPrompt()
+                        return .no
+                    case .other where retried:
+                        console.endPrompt(note: "(\(digits) again: answered no)")
+                        return .no
+                    case .other:
+                        console.endPrompt(note: "(\(digits): compare the codes and type them again)")
+                        shown = []
+                        retried = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// How reading an answer ended.
+    private enum Reading {
+        /// The user pressed Enter after typing this (the question's line is still shown).
+        case typed(String)
+        /// The question ended without an answer (its line is ended already).
+        case ended(Answer)
+    }
+
+    /// Shows `lines` and the question's line (`question`, how many questions wait, `hint`, what
+    /// was typed), discards what was typed before it appeared, and reads a line a key at a time.
+    private func readAnswer(
+        _ lines: [String], question: String, hint: String, ticket: PromptTicket?, deadline: ContinuousClock.Instant
+    ) -> Reading {
         var typed = ""
         func line() -> String {
             let note = QuestionQueue.waitingNote(waiting)
-            return question + (note.isEmpty ? "" : " " + note) + " [y/N] " + typed
+            return question + (note.isEmpty ? "" : " " + note) + " " + hint + " " + typed
         }
         console.beginPrompt(lines: lines, prompt: line())
-        let deadline = ContinuousClock.now + timeout
+        // Keys typed before the question was on the screen answer nothing: a "y" typed into an idle
+        // terminal must not accept the next offer, nor confirm a code nobody compared.
+        if isatty(0) == 1 { _ = tcflush(0, TCIFLUSH) }
         while true {
             if let reason = ticket?.withdrawal {
                 console.endPrompt(note: "(\(reason))")
-                return .withdrawn(reason)
+                return .ended(.withdrawn(reason))
             }
             let left = deadline - ContinuousClock.now
             if left <= .zero {
                 console.endPrompt(note: "(no answer within \(timeout.components.seconds / 60 >= 1 ? "\(timeout.components.seconds / 60) min" : "\(timeout.components.seconds) s"); declined)")
-                return .timedOut
+                return .ended(.timedOut)
             }
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
             if let ticket { fds.append(pollfd(fd: ticket.descriptor, events: Int16(POLLIN), revents: 0)) }
@@ -80,13 +138,11 @@ final class Prompter: Sendable {
             let count = read(0, &byte, 1)
             if count <= 0 {
                 console.endPrompt(note: "(no answer; declined)")
-                return .timedOut
+                return .ended(.timedOut)
             }
             switch byte {
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                console.endPrompt()
-                let word = typed.lowercased().split(separator: " ").first.map(String.init) ?? ""
-                return word == "y" || word == "yes" ? .yes : .no
+                return .typed(typed)
             case 0x7F, 0x08:
                 if !typed.isEmpty { typed.removeLast() }
             case 0x15:  // Ctrl-U

@@ -69,6 +69,14 @@ enum ReportJSON {
         trustedBy.map { .string("ca:" + $0.subject) } ?? .null
     }
 
+    /// The name the receiver of `report` is verified under, nil when it is not verified.
+    /// ``SendReport/pinnedName`` is set only when that name differs from the one the receiver calls
+    /// itself, so its absence does not mean "not verified": the verification says that.
+    static func verifiedAs(_ report: SendReport) -> String? {
+        report.peerVerification == .verified || report.peerVerification == .confirmedNow
+            ? report.pinnedName ?? report.peerName : nil
+    }
+
     /// One `share send --json` line for a target that was sent to.
     static func sent(_ report: SendReport, to destination: SendDestination, prepared: PreparedSend) -> JSON {
         .object([
@@ -80,8 +88,7 @@ enum ReportJSON {
                 peer(
                     name: report.peerName, fingerprint: report.peerFingerprint, address: report.endpoint,
                     trustedBy: report.peerTrustedBy,
-                    pinnedName: report.peerVerification == .verified || report.peerVerification == .confirmedNow
-                        ? report.pinnedName ?? report.peerName : nil)
+                    pinnedName: verifiedAs(report))
             ),
             ("verification", .string(report.peerVerification.label)),
             ("items", .array(report.items.map(item))),
