@@ -104,7 +104,9 @@ import Glibc
         #expect(sender.wait() == 0)
         #expect(!sender.output.contains("[y/N]"), "nobody is asked to confirm a code the receiver never showed")
         #expect(sender.output.contains("Note: \"bob\" is not verified (it accepts without asking a person, so it showed no code)"))
-        #expect(sender.output.contains("run 'share trust verify '127.0.0.1:\(port)''"), "the suggested command names how bob was reached")
+        #expect(
+            sender.output.contains("on a terminal: share trust verify '127.0.0.1:\(port)'\r\n"),
+            "the suggested command names how bob was reached, and pastes into a shell")
         #expect(verifiedNames(alice).isEmpty)
         // The note is said once per receiver, not on every send.
         let again = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])

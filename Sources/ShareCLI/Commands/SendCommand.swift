@@ -333,13 +333,14 @@ struct SendCommand: ShareCommand {
             UnverifiedNotes.firstTime(report.peerFingerprint, stateDirectory: node.paths.stateDirectory)
         else { return }
         let who = "\"\(TerminalText.safe(report.peerName))\""
-        let command = "share trust verify '\(destination.target.replacingOccurrences(of: "'", with: "'\\''"))'"
         let why =
             reason == .senderUnattended
             ? "no terminal here to compare a code on" : "it accepts without asking a person, so it showed no code"
+        // The command comes last, unquoted, so that it pastes into a shell as it is.
         console.err(
-            "Note: \(who) is not verified (\(why)). To verify it, run '\(command)' on a terminal while 'share receive' runs "
-                + "there on a terminal. (This note is shown once per receiver.)\n")
+            "Note: \(who) is not verified (\(why)). This note is shown once per receiver. To verify it, run this on a "
+                + "terminal while 'share receive' runs there on a terminal: "
+                + "share trust verify \(ShellWord.quoted(TerminalText.safe(destination.target)))\n")
     }
 
     private func printReport(_ report: SendReport, console: Console) {

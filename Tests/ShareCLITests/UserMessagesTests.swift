@@ -1,0 +1,48 @@
+import Foundation
+import ShareKit
+import ShareTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `share` tells its user: commands it suggests paste into a shell as they are shown, advice
+/// says who runs what where, and summaries count what was sent.
+@Suite(.serialized) struct UserMessagesTests {
+    /// `share receive --json` on `machine`, and the port it listens on.
+    func jsonReceiver(_ machine: TestMachine, _ folder: String, _ more: [String]) throws -> (RunningShare, Int) {
+        let receiver = machine.start(["receive", "--port", "0", "--dir", folder] + more + ["--json"])
+        return (receiver, Int(try #require(receiver.listeningPort())))
+    }
+
+    @Test func theNoteAboutAnUnverifiedReceiverQuotesItsCommandOnce() throws {
+        let dir = TemporaryDirectory("message-note")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try jsonReceiver(bob, dir.at("in"), ["--accept", "everyone"])
+        defer {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait()
+        }
+        let sent = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(
+            sent.stderr.hasSuffix(
+                "This note is shown once per receiver. To verify it, run this on a terminal while 'share receive' runs "
+                    + "there on a terminal: share trust verify '127.0.0.1:\(port)'\n"), "\(sent.stderr)")
+        #expect(!sent.stderr.contains("''"), "no quotes inside quotes")
+    }
+
+    @Test func aSuggestedArgumentPastesIntoAShellAsItIs() throws {
+        for name in ["bob-desk", "Bob's desk", "a 'quoted' \"name\" $HOME `x` \\ end", ""] {
+            let shell = try Subprocess(
+                executable: "/bin/sh", arguments: ["-c", "printf %s " + ShellWord.quoted(name)], environment: [:],
+                stdinPipe: false)
+            let printed = String(decoding: shell.readToEnd(), as: UTF8.self)
+            #expect(shell.reap(block: true) == 0)
+            #expect(printed == name)
+        }
+    }
+}
