@@ -454,6 +454,32 @@ import Glibc
         _ = receiver.wait()
     }
 
+    @Test func aRefusalByPolicySaysWhoVerifiesWhomWhereAndFollowingItWorks() throws {
+        let dir = TemporaryDirectory("trust-advice")
+        let bob = TestMachine("bob", in: dir)
+        let carol = TestMachine("carol", in: dir)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try jsonReceiver(bob, dir.at("trusted-inbox"), ["--accept", "trusted"])
+        defer {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait()
+        }
+        let refused = carol.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "Error: the receiver declined the offer: the receiver accepts only from peers it has verified; "
+                + "to verify this sender (\"carol\"), the person at \"bob\" runs this on that machine while \"carol\" "
+                + "runs 'share receive --accept ask' on a terminal: share trust verify 'carol'\n")
+
+        // As advised: bob verifies carol on bob's machine while carol receives on a terminal; bob's
+        // receiver keeps running, and now accepts her.
+        try pair(bob, carol, dir)
+        let accepted = carol.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(FileTree.allPaths(dir.at("trusted-inbox")) == ["note.txt"])
+    }
+
     @Test func aBlockedPeerIsRefusedEvenByEveryone() throws {
         let dir = TemporaryDirectory("trust-block")
         let alice = TestMachine("alice", in: dir)
