@@ -45,4 +45,27 @@ import Glibc
             #expect(printed == name)
         }
     }
+
+    @Test func aTextIsCountedAsATextNotAsNoFiles() async throws {
+        let dir = TemporaryDirectory("message-text")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeText(dir.at("a.txt"), "attached\n")
+        let (receiver, port) = try jsonReceiver(bob, dir.at("in"), ["--accept", "everyone"])
+        defer {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait()
+        }
+        let alone = await alice.run(["send", "--text", "hi", "--to", "127.0.0.1:\(port)"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(alone.stdout.hasPrefix("Sent 1 item to \"bob\""), "\(alone.stdout)")
+        #expect(alone.stdout.contains(" at 127.0.0.1:\(port): 2 bytes, 1 text in "), "\(alone.stdout)")
+        #expect(!alone.stdout.contains("0 files"))
+        #expect(!alone.stdout.contains("SHA-256"), "a text travels in the offer: no file was hashed")
+
+        let both = await alice.run(["send", "--text", "see attached", dir.at("a.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(both.stdout.contains(": 21 bytes, 1 text and 1 file in "), "\(both.stdout)")
+        #expect(both.stdout.contains(", SHA-256 verified."))
+    }
 }

@@ -346,7 +346,13 @@ struct SendCommand: ShareCommand {
     private func printReport(_ report: SendReport, console: Console) {
         let count = report.items.count == 1 ? "1 item" : "\(report.items.count) items"
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
-        let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
+        // A text (--text) travels in the offer: it is counted as a text, never as a file, and with
+        // no file nothing was hashed.
+        let texts = report.items.filter(\.isNote).count
+        let fileCount = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
+        let files =
+            texts == 0 ? fileCount : (texts == 1 ? "1 text" : "\(texts) texts") + (report.files.isEmpty ? "" : " and " + fileCount)
+        let verified = texts > 0 && report.files.isEmpty ? "." : ", SHA-256 verified."
         let moved = report.bytes - min(report.resumedBytes, report.bytes)
         let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(moved) / report.seconds)))/s" : ""
         var resumed = report.resumedBytes > 0 ? " (\(ByteCount.format(report.resumedBytes)) were already there)" : ""
@@ -358,8 +364,8 @@ struct SendCommand: ShareCommand {
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
-                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed)\(resumed), "
-                + "SHA-256 verified.")
+                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed)\(resumed)"
+                + verified)
         for item in report.items {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
             switch item.outcome {
