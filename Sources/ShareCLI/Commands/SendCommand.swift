@@ -174,6 +174,11 @@ struct SendCommand: ShareCommand {
             throw CLIError(TerminalText.safe(error.description))
         }
         let (targets, resolved) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
+        if targets.isEmpty {
+            // Escape in the picker: choosing not to send is no failure.
+            console.err("Nothing sent.\n")
+            return ExitCode.success
+        }
         if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
