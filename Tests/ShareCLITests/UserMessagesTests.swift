@@ -68,4 +68,32 @@ import Glibc
         #expect(both.stdout.contains(": 21 bytes, 1 text and 1 file in "), "\(both.stdout)")
         #expect(both.stdout.contains(", SHA-256 verified."))
     }
+
+    @Test func aMissingHomeIsAnErrorAndNothingIsCreated() async throws {
+        let dir = TemporaryDirectory("message-home")
+        let home = dir.at("gone")
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["SHARE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_DOWNLOAD_DIR", "XDG_CACHE_HOME"] {
+            environment.removeValue(forKey: key)
+        }
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        environment["HOME"] = home
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let expected =
+            "Error: the home folder '\(home)' (HOME) does not exist, and share keeps its identity, settings and "
+            + "received files in it; create it, or set HOME to the folder that should hold them\n"
+        for arguments in [
+            ["receive", "--port", "0", "--once"], ["send", dir.at("note.txt"), "--to", "127.0.0.1:9"], ["identity"],
+            ["config", "set", "accept", "trusted"],
+        ] {
+            let result = await ShareBinary.run(arguments, environment: environment, timeout: .seconds(15))
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == expected, "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: home), "\(arguments) created nothing")
+        }
+        // Commands that keep nothing still work.
+        let completion = await ShareBinary.run(["completion", "bash"], environment: environment)
+        #expect(completion.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: home))
+    }
 }
