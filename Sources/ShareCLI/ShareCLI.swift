@@ -68,11 +68,22 @@ public enum ShareCLI {
             do {
                 let command = try type.init(parsed)
                 let context = CommandContext(console: console, paths: SharePaths(environment: console.environment))
+                if type.keepsFilesUnderHome && context.paths.lacksHome() {
+                    return .finished(failed(missingHome(context.paths.home), json: parsed.flag("json"), console: console))
+                }
                 return .ready(command, context, json: parsed.flag("json"))
             } catch {
                 return .finished(usageError(error, root: root, json: wantsJSON, console: console))
             }
         }
+    }
+
+    /// HOME names no folder: an error of the environment, not of the command line (exit 1), said
+    /// before anything is created (creating share's folders would create a home folder too).
+    private static func missingHome(_ home: String) -> CLIError {
+        CLIError(
+            "the home folder '\(TerminalText.safe(home))' (HOME) does not exist, and share keeps its identity, settings and "
+                + "received files in it; create it, or set HOME to the folder that should hold them")
     }
 
     private static func failed(_ error: CLIError, json: Bool, console: Console) -> Int32 {

@@ -128,6 +128,7 @@ import Glibc
 
         // What an installed share suggests exists: `share identity csr` names share-team-ca, which
         // works from where it is installed (it finds its OpenSSL configuration there).
+        FileTree.makeFolder(dir.at("home"))
         let environment = ShareBinary.environment(home: dir.at("home"), config: dir.at("home/.config/share"))
         let csr = ShareBinary.run(["identity", "csr", "--out", dir.at("node.csr")], environment: environment)
         #expect(csr.stdout.contains("Have your team CA sign it, e.g. share-team-ca issue CA-FOLDER"))

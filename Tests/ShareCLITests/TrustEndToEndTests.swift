@@ -116,7 +116,9 @@ import Glibc
         #expect(sender.wait() == 0)
         #expect(!sender.output.contains("[y/N]"), "nobody is asked to confirm a code the receiver never showed")
         #expect(sender.output.contains("Note: \"bob\" is not verified (it accepts without asking a person, so it showed no code)"))
-        #expect(sender.output.contains("run 'share trust verify '127.0.0.1:\(port)''"), "the suggested command names how bob was reached")
+        #expect(
+            sender.output.contains("on a terminal: share trust verify '127.0.0.1:\(port)'\r\n"),
+            "the suggested command names how bob was reached, and pastes into a shell")
         #expect(verifiedNames(alice).isEmpty)
         // The note is said once per receiver, not on every send.
         let again = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
@@ -543,6 +545,32 @@ import Glibc
         #expect(FileTree.allPaths(dir.at("inbox")) == ["note.txt"])
         receiver.signal(SIGTERM)
         _ = receiver.wait()
+    }
+
+    @Test func aRefusalByPolicySaysWhoVerifiesWhomWhereAndFollowingItWorks() throws {
+        let dir = TemporaryDirectory("trust-advice")
+        let bob = TestMachine("bob", in: dir)
+        let carol = TestMachine("carol", in: dir)
+        FileTree.writeText(dir.at("note.txt"), "hello")
+        let (receiver, port) = try jsonReceiver(bob, dir.at("trusted-inbox"), ["--accept", "trusted"])
+        defer {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait()
+        }
+        let refused = carol.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "Error: the receiver declined the offer: the receiver accepts only from peers it has verified; "
+                + "to verify this sender (\"carol\"), the person at \"bob\" runs this on that machine while \"carol\" "
+                + "runs 'share receive --accept ask' on a terminal: share trust verify 'carol'\n")
+
+        // As advised: bob verifies carol on bob's machine while carol receives on a terminal; bob's
+        // receiver keeps running, and now accepts her.
+        try pair(bob, carol, dir)
+        let accepted = carol.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)"])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(FileTree.allPaths(dir.at("trusted-inbox")) == ["note.txt"])
     }
 
     @Test func aBlockedPeerIsRefusedEvenByEveryone() throws {

@@ -85,6 +85,7 @@ import Glibc
 
     @Test func aMillionEntriesAreCheckedAndAnsweredWithinTheBoundAndOneMoreIsRefused() async throws {
         let dir = TemporaryDirectory("million-offer")
+        FileTree.makeFolder(dir.at("bob"))
         let environment = ShareBinary.environment(home: dir.at("bob"), config: dir.at("bob/config"))
         let receiver = ShareBinary.start(
             ["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "all", "--json"], environment: environment)

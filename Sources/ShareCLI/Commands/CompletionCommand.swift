@@ -2,6 +2,9 @@ import ShareKit
 
 /// `share completion SHELL`: prints the completion script for bash, zsh or fish.
 struct CompletionCommand: ShareCommand {
+    /// It only prints its script: it runs without a home folder.
+    static let keepsFilesUnderHome = false
+
     static let spec = CommandSpec(
         name: "completion",
         abstract: "Print a completion script for bash, zsh or fish.",

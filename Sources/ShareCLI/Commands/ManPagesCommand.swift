@@ -4,6 +4,9 @@ import ShareKit
 /// `share __man-pages DIR` (hidden): writes share(1) and every share-COMMAND(1) into DIR, as
 /// `make install` does.
 struct ManPagesCommand: ShareCommand {
+    /// It writes only into the folder it is given: it runs without a home folder.
+    static let keepsFilesUnderHome = false
+
     static let spec = CommandSpec(
         name: "__man-pages",
         abstract: "Write the man pages into a folder (used by make install).",

@@ -20,7 +20,7 @@ enum PeerTargets {
 
     /// Resolves `targets` each on its own (``resolveEach(_:node:)``); with none, lets the user
     /// choose receivers on the terminal (``PeerPicker``). Returns the targets (the chosen
-    /// receivers' names) and where each goes.
+    /// receivers' names) and where each goes: none when the user chose not to send.
     static func resolveOrPick(
         _ targets: [String], console: Console, node: LocalNode
     ) async throws(CLIError) -> (targets: [String], destinations: [Result<SendDestination, CLIError>]) {

@@ -174,6 +174,11 @@ struct SendCommand: ShareCommand {
             throw CLIError(TerminalText.safe(error.description))
         }
         let (targets, resolved) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
+        if targets.isEmpty {
+            // Escape in the picker: choosing not to send is no failure.
+            console.err("Nothing sent.\n")
+            return ExitCode.success
+        }
         if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
@@ -333,19 +338,26 @@ struct SendCommand: ShareCommand {
             UnverifiedNotes.firstTime(report.peerFingerprint, stateDirectory: node.paths.stateDirectory)
         else { return }
         let who = "\"\(TerminalText.safe(report.peerName))\""
-        let command = "share trust verify '\(destination.target.replacingOccurrences(of: "'", with: "'\\''"))'"
         let why =
             reason == .senderUnattended
             ? "no terminal here to compare a code on" : "it accepts without asking a person, so it showed no code"
+        // The command comes last, unquoted, so that it pastes into a shell as it is.
         console.err(
-            "Note: \(who) is not verified (\(why)). To verify it, run '\(command)' on a terminal while 'share receive' runs "
-                + "there on a terminal. (This note is shown once per receiver.)\n")
+            "Note: \(who) is not verified (\(why)). This note is shown once per receiver. To verify it, run this on a "
+                + "terminal while 'share receive' runs there on a terminal: "
+                + "share trust verify \(ShellWord.quoted(TerminalText.safe(destination.target)))\n")
     }
 
     private func printReport(_ report: SendReport, console: Console) {
         let count = report.items.count == 1 ? "1 item" : "\(report.items.count) items"
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
-        let files = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
+        // A text (--text) travels in the offer: it is counted as a text, never as a file, and with
+        // no file nothing was hashed.
+        let texts = report.items.filter(\.isNote).count
+        let fileCount = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
+        let files =
+            texts == 0 ? fileCount : (texts == 1 ? "1 text" : "\(texts) texts") + (report.files.isEmpty ? "" : " and " + fileCount)
+        let verified = texts > 0 && report.files.isEmpty ? "." : ", SHA-256 verified."
         let moved = report.bytes - min(report.resumedBytes, report.bytes)
         let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(moved) / report.seconds)))/s" : ""
         var resumed = report.resumedBytes > 0 ? " (\(ByteCount.format(report.resumedBytes)) were already there)" : ""
@@ -358,8 +370,8 @@ struct SendCommand: ShareCommand {
         let shownWho = report.peerVerification == .confirmedNow ? "\"\(TerminalText.safe(report.peerName))\" (verified now)" : who
         console.line(
             "Sent \(count) to \(shownWho) at \(report.endpoint)\(certified): "
-                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed)\(resumed), "
-                + "SHA-256 verified.")
+                + "\(ByteCount.format(report.bytes)), \(files) in \(String(format: "%.1f", report.seconds)) s\(rate)\(compressed)\(resumed)"
+                + verified)
         for item in report.items {
             let name = TerminalText.safe(item.name) + (item.isBundle ? "/" : "")
             switch item.outcome {

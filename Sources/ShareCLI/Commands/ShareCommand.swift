@@ -12,10 +12,14 @@ protocol ShareCommand {
     /// cast, which would make the Swift runtime scan every protocol conformance in the executable
     /// the first time: a tenth of `share types resolve`'s time in Swift code).
     var blocking: (any BlockingCommand)? { get }
+    /// Whether the command may keep files under the home folder (identity, settings, history,
+    /// received files, caches): such a command fails at once when HOME does not exist.
+    static var keepsFilesUnderHome: Bool { get }
 }
 
 extension ShareCommand {
     var blocking: (any BlockingCommand)? { nil }
+    static var keepsFilesUnderHome: Bool { true }
 }
 
 /// What every command gets: the console and the paths it works with.

@@ -11,8 +11,8 @@ import Glibc
 /// LocalSend's command line does. Drawn on stderr; keys read from stdin in raw mode, which is
 /// restored before anything else is asked.
 enum PeerPicker {
-    /// The chosen peers.
-    /// - Throws: exit 69 without avahi-daemon; exit 1 when cancelled (Escape); 130 on Ctrl-C.
+    /// The chosen peers, or none when the user chose not to send (Escape): that is no failure.
+    /// - Throws: exit 69 without avahi-daemon; exit 1 when the terminal's input ends; 130 on Ctrl-C.
     static func pick(console: Console, node: LocalNode) async throws(CLIError) -> [NearbyPeer] {
         let browser: NearbyPeerBrowser
         do {
@@ -33,14 +33,15 @@ enum PeerPicker {
         }
         defer { watching.cancel() }
         let outcome = await withCheckedContinuation {
-            (continuation: CheckedContinuation<PeerPickerState.Outcome, Never>) in
+            (continuation: CheckedContinuation<PeerPickerState.Outcome?, Never>) in
             let thread = Thread { continuation.resume(returning: run(shared, console: console)) }
             thread.name = "share.pick"
             thread.start()
         }
         switch outcome {
         case .chosen(let peers): return peers
-        case .cancelled: throw CLIError("no receiver was chosen; nothing was sent")
+        case .cancelled: return []
+        case nil: throw CLIError("no receiver was chosen; nothing was sent")
         case .interrupted, .picking: throw CLIError("interrupted; nothing was sent", exitCode: 128 + SIGINT)
         }
     }
@@ -54,7 +55,8 @@ enum PeerPicker {
     }
 
     /// The terminal loop: raw mode, draw, read keys, redraw on keys and on news from the network.
-    private static func run(_ shared: Shared, console: Console) -> PeerPickerState.Outcome {
+    /// Returns how the picking ended, or nil when the terminal's input ended first.
+    private static func run(_ shared: Shared, console: Console) -> PeerPickerState.Outcome? {
         var saved = termios()
         let raw = tcgetattr(0, &saved) == 0
         if raw {
@@ -95,7 +97,7 @@ enum PeerPicker {
             guard poll(&pfd, 1, 100) > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = read(0, &buffer, buffer.count)
-            if count <= 0 { return .cancelled }
+            if count <= 0 { return nil }
             var bytes = Array(buffer[0..<count])
             // An Escape alone, or the start of a sequence whose rest is on its way.
             if bytes == [0x1B] {

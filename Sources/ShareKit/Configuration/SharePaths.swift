@@ -37,6 +37,15 @@ public struct SharePaths: Sendable {
             ?? home + "/Downloads"
     }
 
+    /// Whether ``home`` is not an existing folder although one of share's folders lies inside it.
+    /// share must then create nothing: making those folders would make a home folder of its own
+    /// (`HOME=/nonexistent` would get `.config`, `.local` and `Downloads`).
+    public func lacksHome() -> Bool {
+        let inside = [configDirectory, dataDirectory, stateDirectory, downloadDirectory].contains { $0.hasPrefix(home + "/") }
+        guard inside else { return false }
+        return (try? FileStatus(path: home))?.isFolder != true
+    }
+
     /// `value` when it is an absolute path (the XDG spec ignores relative ones).
     private static func absolute(_ value: String?) -> String? {
         guard let value, value.hasPrefix("/") else { return nil }

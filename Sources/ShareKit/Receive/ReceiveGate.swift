@@ -1,3 +1,4 @@
+import ShareDocuments
 import ShareTLS
 import ShareWire
 
@@ -49,15 +50,23 @@ struct ReceiveGate {
         case .trusted:
             return verified
                 ? judgement(.accept)
-                : judgement(
-                    .refuse(
-                        Decision(
-                            .refusedByPolicy,
-                            message: "the receiver accepts only from peers it has verified; its user can verify you with "
-                                + "'share trust verify' while it runs 'share receive --accept ask'")))
+                : judgement(.refuse(Decision(.refusedByPolicy, message: Self.onlyVerified(sender: name, receiver: configuration.deviceName))))
         case .ask:
             return judgement(.ask)
         }
+    }
+
+    /// Why `--accept trusted` refuses an unverified sender, and how the two users fix that, for both
+    /// of them to read (the sender is told, the receiver prints it): the receiver's user runs
+    /// `share trust verify` on the receiving machine, which needs the sender to run
+    /// `share receive --accept ask` on a terminal to show its code. (The other way round, the
+    /// receiver would have to stop receiving to ask instead.) The names are escaped: the sender's
+    /// came from the network and is printed on this terminal too.
+    static func onlyVerified(sender: String, receiver: String) -> String {
+        let sender = DisplayText.escape(sender)
+        return "the receiver accepts only from peers it has verified; to verify this sender (\"\(sender)\"), the person at "
+            + "\"\(DisplayText.escape(receiver))\" runs this on that machine while \"\(sender)\" runs "
+            + "'share receive --accept ask' on a terminal: share trust verify \(ShellWord.quoted(sender))"
     }
 
     /// Whether one more prompt for this sender is allowed now (per key and per address).

@@ -10,6 +10,9 @@ public struct SendReport: Sendable {
         public var name: String
         /// Whether it was sent as a bundle (a folder).
         public var isBundle: Bool
+        /// Whether it is a note (`share send --text`): its text travelled in the offer, so it is
+        /// none of ``SendReport/files``.
+        public var isNote: Bool = false
         /// Placed, imported, or kept in the receiver's inbox.
         public var outcome: SentItemOutcome
         /// Where it landed, the importing application, or why it stayed in the inbox (from the

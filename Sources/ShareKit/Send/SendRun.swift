@@ -156,7 +156,7 @@ struct SendRun {
         let manifest = prepared.manifest
         let items = manifest.items.enumerated().map { index, item in
             SendReport.Item(
-                source: prepared.itemSources[index], name: item.name, isBundle: item.isBundle,
+                source: prepared.itemSources[index], name: item.name, isBundle: item.isBundle, isNote: item.kind == .note,
                 outcome: SentItemOutcome(receipt.items[index].outcome), text: receipt.items[index].text)
         }
         let files = VerifiedFiles(manifest: manifest, digests: pump?.digests ?? [])
