@@ -80,6 +80,26 @@ import Testing
         #expect(limiter.allow(["fp:a", "ip:10.0.0.1"], now: start + .seconds(61)), "the window slides")
     }
 
+    @Test func aVerifiedSenderHasItsOwnLargerAllowanceAndTheRefusalSaysWhichLimitAndWhen() throws {
+        let limiter = PromptLimiter(limit: 3, verifiedLimit: 30, window: .seconds(60))
+        let start = ContinuousClock.now
+        // Ordinary use by a verified sender: many offers in a minute, all asked.
+        for second in 0..<30 {
+            #expect(limiter.admit(fingerprint: "a", address: "10.0.0.1", verified: true, now: start + .seconds(second)) == nil)
+        }
+        let verified = try #require(limiter.admit(fingerprint: "a", address: "10.0.0.1", verified: true, now: start + .seconds(30)))
+        #expect(verified.verified && verified.limit == 30)
+        #expect(verified.description == "too many offers from this sender: at most 30 a minute from a verified sender; try again in 30 s")
+        // The verified sender used none of the address's allowance for strangers.
+        for _ in 0..<3 { #expect(limiter.admit(fingerprint: "b", address: "10.0.0.1", verified: false, now: start) == nil) }
+        let stranger = try #require(limiter.admit(fingerprint: "b", address: "10.0.0.1", verified: false, now: start + .seconds(18)))
+        #expect(stranger.description == "too many offers from this sender: at most 3 a minute from a sender not verified here; try again in 42 s")
+        let neighbour = try #require(limiter.admit(fingerprint: "c", address: "10.0.0.1", verified: false, now: start + .seconds(18)))
+        #expect(neighbour.byAddress)
+        #expect(neighbour.description.contains("from one address for senders not verified here"))
+        #expect(limiter.admit(fingerprint: "b", address: "10.0.0.1", verified: false, now: start + .seconds(60)) == nil, "it lifts")
+    }
+
     @Test func theEffectivePolicyEndsEveryoneMode() {
         var configuration = ReceiverConfiguration(destination: "/tmp", deviceName: "x")
         configuration.policy = .everyone

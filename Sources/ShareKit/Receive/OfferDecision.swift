@@ -111,9 +111,10 @@ final class OfferDecision {
         // (unless the codes are to be compared now: that needs the person).
         let askAgain = (kept == nil && done == nil) || showsCode
         if case .ask = judgement.verdict, askAgain,
-            !gate.allowPrompt(fingerprint: fingerprint, address: connection.endpoint)
+            let refusal = gate.promptRefusal(
+                fingerprint: fingerprint, address: connection.endpoint, verified: judgement.verified)
         {
-            return .decided(Decision(.busy, message: "too many offers from this sender; try again in a minute"))
+            return .decided(Decision(.busy, message: refusal.description))
         }
         if done == nil, let refusal = storageRefusal(manifest, held: kept?.heldBytes ?? 0) {
             return .decided(refusal)

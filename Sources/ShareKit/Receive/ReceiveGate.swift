@@ -23,6 +23,8 @@ struct ReceiveGate {
         var pinned: TrustStore.Peer?
         /// A verified peer whose name the (unverified) sender claims.
         var namesake: TrustStore.Peer?
+        /// Whether the sender is verified here: pinned, or vouched for by a team CA.
+        var verified = false
     }
 
     let configuration: ReceiverConfiguration
@@ -39,11 +41,13 @@ struct ReceiveGate {
         }
         let pinned = trust.peer(fingerprint)
         let namesake = trust.namesake(of: name, fingerprint: fingerprint)
-        func judgement(_ verdict: Verdict) -> Judgement { Judgement(verdict: verdict, pinned: pinned, namesake: namesake) }
+        let verified = pinned != nil || caTrustedBy != nil
+        func judgement(_ verdict: Verdict) -> Judgement {
+            Judgement(verdict: verdict, pinned: pinned, namesake: namesake, verified: verified)
+        }
         if trust.isBlocked(fingerprint) {
             return judgement(.refuse(Decision(.refusedByPolicy, message: "the receiver refuses offers from this sender")))
         }
-        let verified = pinned != nil || caTrustedBy != nil
         switch configuration.effectivePolicy() {
         case .everyone:
             return judgement(.accept)
@@ -69,9 +73,10 @@ struct ReceiveGate {
             + "'share receive --accept ask' on a terminal: share trust verify \(ShellWord.quoted(sender))"
     }
 
-    /// Whether one more prompt for this sender is allowed now (per key and per address).
-    func allowPrompt(fingerprint: Fingerprint, address: String) -> Bool {
-        limiter.allow(["fp:" + fingerprint.hex, "ip:" + Self.host(of: address)])
+    /// Why one more prompt for this sender is not allowed now, or nil when it is (per key and per
+    /// address for a sender not verified here; a verified one has its own, larger allowance).
+    func promptRefusal(fingerprint: Fingerprint, address: String, verified: Bool) -> PromptLimiter.Refusal? {
+        limiter.admit(fingerprint: fingerprint.hex, address: Self.host(of: address), verified: verified)
     }
 
     /// The host part of `address:port` / `[v6]:port`.

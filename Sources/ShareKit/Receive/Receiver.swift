@@ -47,7 +47,8 @@ public final class Receiver: Sendable {
         self.identity = identity
         self.events = events
         self.context = try TLSContext.server(identity: identity, anchors: configuration.trustAnchors)
-        self.limiter = PromptLimiter(limit: configuration.promptsPerMinute, window: .seconds(60))
+        self.limiter = PromptLimiter(
+            limit: configuration.promptsPerMinute, verifiedLimit: configuration.verifiedPromptsPerMinute, window: .seconds(60))
         self.publishedName = Mutex(configuration.deviceName)
         self.admission = Admission(
             limits: AdmissionTable.Limits(

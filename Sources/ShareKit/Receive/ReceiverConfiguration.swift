@@ -82,8 +82,11 @@ public struct ReceiverConfiguration: Sendable {
     public var everyoneUntil: ContinuousClock.Instant?
     /// The policy after everyone mode ends.
     public var fallbackPolicy: ReceivePolicy = .ask
-    /// Prompts one peer (by key or by address) may cause per minute under `ask`.
+    /// Prompts one peer not verified here (by key or by address) may cause per minute under `ask`.
     public var promptsPerMinute = 3
+    /// Prompts one verified peer (pinned here, or vouched for by a team CA) may cause per minute
+    /// under `ask`, counted on its key only: ordinary use, never a stranger's flood.
+    public var verifiedPromptsPerMinute = 30
     /// The team CAs the user added (``TeamCAStore``): a sender whose certificate one of them issued is
     /// reported as CA-trusted (``IncomingOffer/peerTrustedBy``).
     public var trustAnchors: TrustAnchors = .none
