@@ -8,8 +8,7 @@
 #
 # A warm build folder hides failures: a whole-module release build reads the C modules in another
 # order than an incremental debug one (docs/ARCHITECTURE.md, "C shims"). Each step prints how long
-# it took. `make test` runs `build` beside the test suites, niced (Tests/run-suites.sh), and `check`
-# after them.
+# it took. `make test` runs both after the test suites (`make fresh-builds`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}

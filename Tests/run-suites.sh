@@ -9,28 +9,17 @@
 # also one test at a time, which takes their ~4.5 minutes off the wall clock. Both processes' output
 # is shown, the second one's after the first ends; the run fails when either does.
 #
-# With a folder as second argument, the release and static builds of Tests/fresh-builds.sh are made
-# into it at the same time, at the lowest priority (nice 19): they take the CPU the waiting suites
-# leave, and `make test` then checks them (Tests/fresh-builds.sh check) without building again.
-#
-# Usage: Tests/run-suites.sh [SWIFT [FRESH_DIR]]   (after `swift build --build-tests`)
+# Usage: Tests/run-suites.sh [SWIFT]   (after `swift build --build-tests`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${1:-swift}
-FRESH_DIR=${2:-}
 BUNDLE=$("$SWIFT" build --show-bin-path)/sharePackageTests.xctest
 [ -x "$BUNDLE" ] || { echo "run-suites: $BUNDLE is missing (run 'swift build --build-tests')" >&2; exit 1; }
 HOSTS_SUITES="ShareNetworkTests|MultiHostDiscoveryTests|ChoosingReceiversTests"
 
 log=$(mktemp "${TMPDIR:-/tmp}/share-network-tests.XXXXXX")
-builds_log=$(mktemp "${TMPDIR:-/tmp}/share-fresh-builds.XXXXXX")
-trap 'rm -f "$log" "$builds_log"' EXIT
+trap 'rm -f "$log"' EXIT
 started=$SECONDS
-builds=
-if [ -n "$FRESH_DIR" ]; then
-    SWIFT=$SWIFT nice -n 19 Tests/fresh-builds.sh build "$FRESH_DIR" > "$builds_log" 2>&1 &
-    builds=$!
-fi
 "$BUNDLE" --testing-library swift-testing --no-parallel --filter "$HOSTS_SUITES" > "$log" 2>&1 &
 hosts=$!
 
@@ -41,11 +30,4 @@ hosts_status=0
 wait "$hosts" || hosts_status=$?
 echo "== run-suites: the suites between hosts (run beside them, $((SECONDS - started)) s in all):"
 cat "$log"
-builds_status=0
-if [ -n "$builds" ]; then
-    wait "$builds" || builds_status=$?
-    echo "== run-suites: the fresh builds into $FRESH_DIR (made beside the tests, $((SECONDS - started)) s in all):"
-    grep -E '^== |error:|warning: unre' "$builds_log" || true
-    [ "$builds_status" = 0 ] || tail -n 40 "$builds_log"
-fi
-[ "$status" = 0 ] && [ "$hosts_status" = 0 ] && [ "$builds_status" = 0 ]
+[ "$status" = 0 ] && [ "$hosts_status" = 0 ]
