@@ -52,12 +52,6 @@ public final class PromptLimiter: Sendable {
         self.window = window
     }
 
-    /// Records a prompt for every key if none of them is over the limit; returns false (and
-    /// records nothing) when one is.
-    public func allow(_ keys: [String], now: ContinuousClock.Instant = .now) -> Bool {
-        record(keys.map { ($0, limit) }, now: now) == nil
-    }
-
     /// Records a prompt for the sender with key `fingerprint` at `address`, unless a limit is
     /// reached: then nothing is recorded and the refusal says which limit and when it lifts. A
     /// `verified` sender is counted on its key only, against ``verifiedLimit``.
