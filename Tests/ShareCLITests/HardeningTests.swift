@@ -103,6 +103,7 @@ import Glibc
         #expect(screen.contains("Photos/  3 files"))
         #expect(screen.contains("holds 1 hidden entry, 1 executable file (they arrive not executable), 1 link"))
         #expect(screen.contains("link Photos/latest -> a.jpg"))
+        #expect(screen.contains("hidden Photos/.hidden"), "the hidden file is named, not only counted")
         terminal.type("n\n")
         _ = sender.wait(timeout: .seconds(30))
         _ = terminal.wait()

@@ -87,7 +87,7 @@ enum OfferSummary {
             purpose: offer.isVerified ? "to accept" : "to accept and remember \(quoted) as verified")
     }
 
-    /// Hidden entries, links (with their targets) and executables of one item, indented.
+    /// Hidden entries (the first ones named), links (with their targets) and executables of one item, indented.
     static func detailLines(_ details: ItemDetails, executableBits: ExecutableBits, isBundle: Bool) -> [String] {
         var parts: [String] = []
         if details.hiddenEntries > 0 {
@@ -104,6 +104,10 @@ enum OfferSummary {
         }
         guard !parts.isEmpty else { return [] }
         var lines = ["      holds " + parts.joined(separator: ", ")]
+        for path in details.hiddenPaths { lines.append("      hidden \(TerminalText.safe(path))") }
+        if details.hiddenEntries > details.hiddenPaths.count {
+            lines.append("      ... and \(details.hiddenEntries - details.hiddenPaths.count) more hidden entries")
+        }
         for link in details.links.prefix(5) {
             lines.append("      link \(TerminalText.safe(link.path)) -> \(TerminalText.safe(link.target))")
         }
