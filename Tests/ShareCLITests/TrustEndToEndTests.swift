@@ -226,6 +226,17 @@ import Glibc
         _ = receiver.wait()
         #expect(verifiedNames(bob) == ["vm"])
 
+        // Refused under --accept trusted before its offer: the declined event flags it the same way.
+        let (strict, strictPort) = try jsonReceiver(bob, dir.at("inbox"), ["--accept", "trusted"])
+        #expect(otherVM.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(strictPort)"]).status != 0)
+        #expect(strict.waitForOutput(containing: "\"event\":\"declined\""))
+        let declined = try #require(jsonLines(strict.stdout).first { $0["event"] as? String == "declined" })
+        let refusedPeer = try #require(declined["peer"] as? [String: Any])
+        #expect(refusedPeer["verified"] as? Bool == false)
+        #expect(refusedPeer["claimsNameOf"] as? String == peer["claimsNameOf"] as? String, "a refused namesake is flagged too")
+        strict.signal(SIGTERM)
+        _ = strict.wait()
+
         // Under ask, the prompt says so.
         let (asking, askPort) = try terminalReceiver(bob, dir, ["--once"])
         let again = otherVM.start(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(askPort)"])
@@ -472,7 +483,11 @@ import Glibc
         // Nobody to ask.
         let (unattended, port) = try jsonReceiver(bob, dir.at("inbox"), [])
         let nobody = alice.run(["send", dir.at("note.txt"), "--to", "127.0.0.1:\(port)", "--json"])
-        #expect(jsonObject(nobody.stdout)?["outcome"] as? String == "nobodyToAsk")
+        let nobodyReport = try #require(jsonObject(nobody.stdout))
+        #expect(nobodyReport["outcome"] as? String == "nobodyToAsk")
+        let unattendedPeer = try #require(nobodyReport["peer"] as? [String: Any])
+        #expect(unattendedPeer["name"] as? String == "bob", "the connection got as far as the receiver's HELLO")
+        #expect((unattendedPeer["fingerprint"] as? String)?.count == 64)
         unattended.signal(SIGTERM)
         _ = unattended.wait()
     }

@@ -127,7 +127,7 @@ struct HostileScene {
         case .declined(_, let decision): "declined: \(decision.code)"
         case .received(let transfer): "received: \(transfer.items.map(\.name))"
         case .paired: "paired"
-        case .refusedSender(_, _, _, let decision): "refused sender: \(decision.code)"
+        case .refusedSender(_, _, _, let decision, _): "refused sender: \(decision.code)"
         case nil: "nothing"
         }
     }

@@ -30,7 +30,7 @@ extension TransferRecord {
                     fingerprint: fingerprint?.hex,
                     address: address),
                 outcome: .failed, reason: failure.description, items: [], files: 0, bytes: 0)
-        case .refusedSender(let name, let fingerprint, let address, let decision):
+        case .refusedSender(let name, let fingerprint, let address, let decision, _):
             guard decision.code != .busy else { return nil }
             self.init(
                 direction: .received, peer: Self.peer(name, fingerprint, address, trust), outcome: .declined,
@@ -58,11 +58,20 @@ extension TransferRecord {
     }
 
     /// The record of a send to `target` (what the user typed, or the peer's label) that did not complete.
-    public init(failedSend manifest: Manifest, to target: String, error: SendError) {
+    public init(
+        failedSend manifest: Manifest, to target: String, error: SendError, greeted: GreetedReceiver? = nil,
+        trust: TrustStore? = nil
+    ) {
         var outcome = Outcome.failed
         if case .declined = error { outcome = .declined }
+        var peer = Peer(name: target)
+        if let greeted {
+            peer = Self.peer(greeted.name, greeted.fingerprint, greeted.address, trust)
+        } else if case .identityMismatch(let endpoint, _, let actual) = error {
+            peer = Self.peer(target, actual, endpoint, trust)
+        }
         self.init(
-            direction: .sent, peer: Peer(name: target), outcome: outcome, reason: error.description,
+            direction: .sent, peer: peer, outcome: outcome, reason: error.description,
             items: Self.items(manifest, reason: nil), files: manifest.fileCount, bytes: manifest.totalBytes)
     }
 

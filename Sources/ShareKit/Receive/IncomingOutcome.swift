@@ -8,8 +8,10 @@ public enum IncomingOutcome: Sendable {
     /// The offer was declined (by the user, the policy, or for lack of space).
     case declined(IncomingOffer, OfferAnswer)
     /// A sender was refused before it could make an offer (blocked, not verified under `trusted`,
-    /// busy); it never sent its offer.
-    case refusedSender(peerName: String, peerFingerprint: Fingerprint, peerAddress: String, OfferAnswer)
+    /// busy); it never sent its offer. `claimsNameOf`: the verified peer whose name this other key
+    /// claims, if it does.
+    case refusedSender(
+        peerName: String, peerFingerprint: Fingerprint, peerAddress: String, OfferAnswer, claimsNameOf: TrustStore.Peer?)
     /// The transfer failed; nothing it carried is under a final name. `keptBytes`: what was kept for
     /// the same sender to continue (README: Interrupted transfers); 0 when nothing was kept.
     case failed(peerName: String?, peerFingerprint: Fingerprint?, peerAddress: String, TransferFailure, keptBytes: UInt64)

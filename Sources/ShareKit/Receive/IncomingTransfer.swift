@@ -222,7 +222,8 @@ struct IncomingTransfer {
                     events.finished(
                         .refusedSender(
                             peerName: peer.name, peerFingerprint: connection.peerFingerprint,
-                            peerAddress: connection.endpoint, OfferAnswer(refusal)))
+                            peerAddress: connection.endpoint, OfferAnswer(refusal),
+                            claimsNameOf: decision.handshake.judgement?.namesake))
                 }
             case .completed:
                 // After the RECEIPT went out: only now may the user interface act on it (stop a
