@@ -51,6 +51,11 @@ import Glibc
         #expect(first["files"] as? Int == 2)
         #expect(
             (sent[1]["reason"] as? String)?.hasPrefix("the receiver declined the offer: it has no terminal") == true)
+        let declinedBy = try #require(sent[1]["peer"] as? [String: Any])
+        #expect(declinedBy["name"] as? String == "bob", "the receiver answered: its name is known")
+        #expect(
+            declinedBy["fingerprint"] as? String == (first["peer"] as? [String: Any])?["fingerprint"] as? String,
+            "a send that did not complete keeps the key the connection proved")
         #expect((sent[2]["reason"] as? String)?.contains("connection refused") == true)
         #expect(
             (sent[2]["peer"] as? [String: Any])?["name"] as? String == "127.0.0.1:\(askPort)",
@@ -71,8 +76,9 @@ import Glibc
 
         let text = alice.run(["history", "--limit", "2"]).stdout.split(separator: "\n")
         #expect(text.count == 4)
-        // A send that did not complete names the peer as the user did (SendError does not carry its key).
-        #expect(text[0].contains("  sent to \"127.0.0.1:\(askPort)\"  "))
+        // A declined send names the receiver that answered, with its key; one that reached nobody
+        // names it as the user did.
+        #expect(text[0].contains("  sent to \"bob\" ("), "\(text[0])")
         #expect(
             text[0].hasSuffix(
                 "1 item, 6 bytes  declined: the receiver declined the offer: it has no terminal to ask its user on and no desktop notifications; it accepts without asking only with --accept everyone or trusted"

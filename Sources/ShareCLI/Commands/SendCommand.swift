@@ -193,6 +193,8 @@ struct SendCommand: ShareCommand {
         defer { signals.cancel() }
         // Several receivers: the files are read and hashed once for all of them.
         let source = destinations.count > 1 ? SharedSource(prepared) : nil
+        // Whom each send reached, for the report and the history of a send that does not complete.
+        let greeted = Mutex([GreetedReceiver?](repeating: nil, count: destinations.count))
         let results = await withTaskGroup(of: (Int, Result<SendReport, SendError>).self) { group in
             for (index, destination) in destinations.enumerated() {
                 var options = SendOptions(deviceName: node.deviceName(), expectedKey: destination.expectedKey)
@@ -216,6 +218,7 @@ struct SendCommand: ShareCommand {
                         "\(who)connection lost (\(reconnection.reason)); reconnecting in "
                             + "\(DurationText.format(reconnection.delay)) (attempt \(reconnection.attempt))…\n")
                 }
+                options.onGreeted = { receiver in greeted.withLock { $0[index] = receiver } }
                 options.onResume = { resumption in
                     guard !json else { return }
                     console.err(
@@ -258,7 +261,9 @@ struct SendCommand: ShareCommand {
         WideAreaTarget.record(destinations, results, node: node)
         let history = TransferHistory(paths: context.paths)
         HistoryCommand.warn(
-            history.record(results, to: destinations.map(\.target), manifest: prepared.manifest, configDirectory: node.paths.configDirectory),
+            history.record(
+                results, to: destinations.map(\.target), greeted: greeted.withLock { $0 }, manifest: prepared.manifest,
+                configDirectory: node.paths.configDirectory),
             console)
 
         var failures: [String] = []
@@ -295,8 +300,9 @@ struct SendCommand: ShareCommand {
                     }
                     throw CLIError(error.description)
                 }
+                let reached = greeted.withLock { $0[destinations.firstIndex { $0.target == destination.target } ?? 0] }
                 report(
-                    failureOf: destination.target, peer: ReportJSON.peer(destination), outcome: error.outcome,
+                    failureOf: destination.target, peer: ReportJSON.peer(destination, greeted: reached), outcome: error.outcome,
                     message: error.description, console: console, single: targets.count == 1)
             }
         }

@@ -41,9 +41,9 @@ enum ReportJSON {
             pinnedName: offer.pinnedName, claimsNameOf: offer.claimsNameOf)
     }
 
-    /// The peer a `--to` resolved to, before (or without) a connection: what discovery and the trust
-    /// store say about it.
-    static func peer(_ destination: SendDestination) -> JSON {
+    /// The peer a `--to` resolved to: what the connection proved when the receiver answered
+    /// (`greeted`), else what discovery and the trust store say about it.
+    static func peer(_ destination: SendDestination, greeted: GreetedReceiver? = nil) -> JSON {
         var name: String?
         var fingerprint: String?
         var prefix: String?
@@ -59,8 +59,14 @@ enum ReportJSON {
         case nil:
             break
         }
+        // What the connection proved, when the receiver answered before the send ended.
+        if let greeted {
+            verifiedAs = greeted.verifiedAs
+            name = greeted.name
+            fingerprint = greeted.fingerprint.hex
+        }
         return peer(
-            name: name, fingerprint: fingerprint, prefix: prefix, address: destination.address,
+            name: name, fingerprint: fingerprint, prefix: prefix, address: greeted?.address ?? destination.address,
             pinnedName: verifiedAs)
     }
 

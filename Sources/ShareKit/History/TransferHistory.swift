@@ -94,16 +94,23 @@ public struct TransferHistory: Sendable {
     }
 
     /// Records the results of sending `manifest` to `targets` (what the user named, in the order
-    /// of `results`); returns the first problem.
+    /// of `results`); `greeted` holds, in the same order, the receiver each send reached (nil when
+    /// none answered), so that a send that did not complete keeps its receiver's key. Returns the
+    /// first problem.
     @discardableResult
     public func record(
-        _ results: [Result<SendReport, SendError>], to targets: [String], manifest: Manifest, configDirectory: String
+        _ results: [Result<SendReport, SendError>], to targets: [String], greeted: [GreetedReceiver?] = [],
+        manifest: Manifest, configDirectory: String
     ) -> ConfigurationError? {
         let trust = try? TrustStore.load(from: configDirectory)
-        let problems = zip(targets, results).map { target, result in
-            switch result {
+        let problems = results.indices.map { index in
+            switch results[index] {
             case .success(let report): append(TransferRecord(report, manifest: manifest, trust: trust))
-            case .failure(let error): append(TransferRecord(failedSend: manifest, to: target, error: error))
+            case .failure(let error):
+                append(
+                    TransferRecord(
+                        failedSend: manifest, to: targets[index], error: error,
+                        greeted: index < greeted.count ? greeted[index] : nil, trust: trust))
             }
         }
         return problems.compactMap { $0 }.first

@@ -40,6 +40,9 @@ public struct SendOptions: Sendable {
     public var retry: RetryPolicy?
     /// Told before each new attempt (on the sending thread).
     public var onReconnect: (@Sendable (Reconnection) -> Void)?
+    /// Told when the receiver answers HELLO (on the sending thread): who it is, proven by TLS, so
+    /// that a send that does not complete can still say whom it reached.
+    public var onGreeted: (@Sendable (GreetedReceiver) -> Void)?
     /// Told when the receiver already holds part of the offer, before the rest is sent.
     public var onResume: (@Sendable (Resumption) -> Void)?
     /// Reads and hashes the files once for all the destinations of one send that share it

@@ -120,6 +120,10 @@ struct SendRun {
     /// The receiver greeted us: send the offer (or the pairing request), and ask the user about
     /// the code when the receiver shows it.
     private mutating func greeted(_ hello: Hello) {
+        options.onGreeted?(
+            GreetedReceiver(
+                name: hello.name, fingerprint: connection.peerFingerprint, address: connection.endpoint,
+                verifiedAs: negotiation.pinned?.name))
         let showsCode = hello.flags.contains(.compare)
         if prepared == nil && !showsCode && !hello.flags.contains(.decided) {
             outcome = .failure(.cannotVerify(name: hello.name))
