@@ -69,6 +69,53 @@ import Glibc
         #expect(both.stdout.contains(", SHA-256 verified."))
     }
 
+    @Test func aReceiverNobodyCanSeeSaysItsAddressesAndCountsATextAsAText() async throws {
+        let dir = TemporaryDirectory("message-hidden-receiver")
+        let alice = TestMachine("alice", in: dir)
+        // No system bus: avahi-daemon cannot be reached, so the receiver is not discoverable.
+        let bob = TestMachine("bob", in: dir, extra: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(dir.at("no-bus"))"])
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "everyone"])
+        defer {
+            receiver.signal(SIGTERM)
+            _ = receiver.wait()
+        }
+        #expect(await receiver.waitForOutput(containing: "Press Ctrl-C to stop."))
+        let portText = receiver.stdout.components(separatedBy: " on port ").dropFirst().first?.prefix { $0.isNumber }
+        let port = try #require(portText.flatMap { Int($0) })
+        #expect(await receiver.waitForOutput(containing: "Warning: not discoverable"))
+        let warning = receiver.stderr.components(separatedBy: "Warning: not discoverable").last ?? ""
+        #expect(!warning.contains("HOST"), "a real address to type, not a placeholder: \(warning)")
+        #expect(warning.contains("Senders can still use --to ") && warning.contains(":\(port)."), "\(warning)")
+
+        let sent = await alice.run(["send", "--text", "hi", "--to", "127.0.0.1:\(port)"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(await receiver.waitForOutput(containing: "Received 1 item"))
+        #expect(receiver.stdout.contains(": 2 bytes, 1 text in "), "\(receiver.stdout)")
+        #expect(!receiver.stdout.contains("0 files"), "the receiver counts a text as a text too")
+    }
+
+    @Test func anAskingReceiverThatCannotAskSaysSoWhenItStarts() async throws {
+        let dir = TemporaryDirectory("message-nobody")
+        let bob = TestMachine("bob", in: dir)
+        // Started from a script: no terminal, and no desktop session.
+        let asking = bob.start(["receive", "--port", "0", "--dir", dir.at("in"), "--json"])
+        let trusted = bob.start(["receive", "--port", "0", "--dir", dir.at("in"), "--accept", "trusted", "--json"])
+        defer {
+            for receiver in [asking, trusted] {
+                receiver.signal(SIGTERM)
+                _ = receiver.wait()
+            }
+        }
+        #expect(await asking.listeningPort() != nil)
+        #expect(await trusted.listeningPort() != nil)
+        #expect(await asking.waitForOutput(containing: "Warning: nobody can be asked here"))
+        #expect(
+            asking.stderr.contains(
+                "Warning: nobody can be asked here (no terminal, no desktop notifications): every offer is declined. "
+                    + "Use --accept trusted or --accept everyone to decide without asking."), "\(asking.stderr)")
+        #expect(!trusted.stderr.contains("nobody can be asked"), "a receiver that never asks has nothing to warn about")
+    }
+
     @Test func aMissingHomeIsAnErrorAndNothingIsCreated() async throws {
         let dir = TemporaryDirectory("message-home")
         let home = dir.at("gone")

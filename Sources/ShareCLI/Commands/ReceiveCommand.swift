@@ -24,10 +24,12 @@ struct ReceiveCommand: ShareCommand {
 
             With --accept ask (the default) each offer is shown with the sender's name, fingerprint \
             and files, and waits for y/N; on first contact it also shows a verification code to compare \
-            with the sender's, and accepting remembers the sender as verified. Without a terminal to ask \
+            with the sender's, accepted by typing its last 3 digits, and accepting remembers the sender \
+            as verified. Keys typed before a question appears are discarded. Without a terminal to ask \
             on, each offer is asked about with a desktop notification (Accept or Decline; closing it \
             declines) when the session has a notification server, and what was received or why it \
-            failed is notified too; with neither, offers are declined. --accept trusted accepts silently from verified peers and refuses \
+            failed is notified too; with neither, offers are declined (it warns of that when it \
+            starts). --accept trusted accepts silently from verified peers and refuses \
             everyone else without asking; --accept everyone accepts everything, for a limited time with \
             --everyone-for (then back to ask). Blocked peers ('share trust block') are always refused.
 
@@ -177,6 +179,9 @@ struct ReceiveCommand: ShareCommand {
                     + "Press Ctrl-C to stop.")
         }
         service?.listening(name: name, port: receiver.port, policy: Self.describe(policy, for: everyoneFor))
+        if policy == .ask || everyoneFor != nil, !prompter.canAsk, notifications?.canAsk != true {
+            state.warning(Self.nobodyToAskWarning(everyoneFor: everyoneFor, notifications: notifications))
+        }
         let everyoneTimer = Task { [everyoneFor] in
             guard let everyoneFor else { return }
             try? await Task.sleep(for: everyoneFor)
@@ -186,7 +191,7 @@ struct ReceiveCommand: ShareCommand {
         do {
             advertiser = try ReceiverAdvertiser(name: name, port: receiver.port, fingerprint: fingerprint)
         } catch {
-            state.warning("not discoverable: \(error) Senders can still use --to HOST:\(receiver.port).")
+            state.warning("not discoverable: \(error) \(ReceiveReporter.reachableByAddress(addresses))")
             advertiser = nil
         }
         let publishing = Task { [advertiser] in
@@ -196,7 +201,7 @@ struct ReceiveCommand: ShareCommand {
                 case .published(let name), .renamed(_, let name): receiver.published(as: name)
                 default: break
                 }
-                state.published(event, port: receiver.port)
+                state.published(event, addresses: addresses)
             }
         }
         let wideAreaPublisher = publication.map {
@@ -275,6 +280,15 @@ struct ReceiveCommand: ShareCommand {
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// What a receiver under `ask` that cannot ask anyone (no terminal, no desktop notifications
+    /// with buttons) says when it starts: that it will decline every offer.
+    static func nobodyToAskWarning(everyoneFor: Duration?, notifications: NotificationPrompter?) -> String {
+        let desktop = notifications?.problem.map { "no desktop notifications (\($0))" } ?? "no desktop notifications"
+        let when = everyoneFor != nil ? "once the time for everyone ends, " : ""
+        return "nobody can be asked here (no terminal, \(desktop)): \(when)every offer is declined. "
+            + "Use --accept trusted or --accept everyone to decide without asking."
     }
 
     /// Asks the user about an offer (only under `ask`): on the terminal, else with a desktop

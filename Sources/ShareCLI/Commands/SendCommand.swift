@@ -357,13 +357,9 @@ struct SendCommand: ShareCommand {
     private func printReport(_ report: SendReport, console: Console) {
         let count = report.items.count == 1 ? "1 item" : "\(report.items.count) items"
         let certified = report.peerTrustedBy.map { " (certified by the team CA \"\(TerminalText.safe($0.displayName))\")" } ?? ""
-        // A text (--text) travels in the offer: it is counted as a text, never as a file, and with
-        // no file nothing was hashed.
-        let texts = report.items.filter(\.isNote).count
-        let fileCount = report.files.count == 1 ? "1 file" : "\(report.files.count) files"
-        let files =
-            texts == 0 ? fileCount : (texts == 1 ? "1 text" : "\(texts) texts") + (report.files.isEmpty ? "" : " and " + fileCount)
-        let verified = texts > 0 && report.files.isEmpty ? "." : ", SHA-256 verified."
+        let content = ContentCount(texts: report.items.filter(\.isNote).count, files: report.files.count)
+        let files = content.text
+        let verified = content.verified
         let moved = report.bytes - min(report.resumedBytes, report.bytes)
         let rate = report.seconds > 0 ? ", \(ByteCount.format(UInt64(Double(moved) / report.seconds)))/s" : ""
         var resumed = report.resumedBytes > 0 ? " (\(ByteCount.format(report.resumedBytes)) were already there)" : ""

@@ -36,8 +36,14 @@ final class ReceiveReporter: Sendable {
 
     func clearProgress() { progressLine.finish() }
 
-    /// Reports what happened to the DNS-SD publication.
-    func published(_ event: ReceiverAdvertiser.Event, port: UInt16) {
+    /// What a sender can type instead of a name, when this receiver is not visible nearby.
+    static func reachableByAddress(_ addresses: [String]) -> String {
+        "Senders can still use --to \(addresses.joined(separator: " or "))."
+    }
+
+    /// Reports what happened to the DNS-SD publication; `addresses` are where senders can reach this
+    /// receiver without discovery.
+    func published(_ event: ReceiverAdvertiser.Event, addresses: [String]) {
         func emit(_ fields: [(String, JSON)]) { console.line(JSON.object(fields).text()) }
         switch event {
         case .published(let name):
@@ -50,7 +56,7 @@ final class ReceiveReporter: Sendable {
             }
         case .daemonUnavailable(let error), .failed(let error):
             if json { emit([("event", .string("not-discoverable")), ("reason", .string(error.description))]) } else {
-                warning("not discoverable: \(error) Senders can still use --to HOST:\(port).")
+                warning("not discoverable: \(error) \(Self.reachableByAddress(addresses))")
             }
         case .daemonReturned:
             if json { emit([("event", .string("discoverable-again"))]) } else {
@@ -101,12 +107,12 @@ final class ReceiveReporter: Sendable {
                         trustedBy: nil)
                 let certified = transfer.peerTrustedBy.map { ", certified by the team CA \"\(TerminalText.safe($0.displayName))\"" } ?? ""
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
-                let files = transfer.files.count == 1 ? "1 file" : "\(transfer.files.count) files"
+                let content = ContentCount(texts: transfer.items.filter(\.isNote).count, files: transfer.files.count)
                 let summary =
                     "Received \(count) from \(who) (\(OfferSummary.fingerprint(transfer.peerFingerprint))\(certified)): "
-                    + "\(ByteCount.format(transfer.bytes)), \(files) in \(String(format: "%.1f", transfer.seconds)) s"
+                    + "\(ByteCount.format(transfer.bytes)), \(content.text) in \(String(format: "%.1f", transfer.seconds)) s"
                     + (transfer.resumedBytes > 0 ? " (continued: \(ByteCount.format(transfer.resumedBytes)) were already here)" : "")
-                    + ", SHA-256 verified."
+                    + content.verified
                 let items = ReceivedReport.itemLines(transfer, home: home)
                 if oneLine {
                     console.line(summary + " " + items.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
@@ -161,20 +167,21 @@ final class ReceiveReporter: Sendable {
             } else {
                 console.err("Did not verify \(who) at \(request.peerAddress).\n")
             }
-        case .refusedSender(let name, let fingerprint, let address, let decision):
+        case .refusedSender(let name, let fingerprint, let address, let decision, let namesake):
             // A refusal by key or policy does not end a --once receiver: a stranger must not be able to stop it.
             ends = false
             if json {
                 console.line(
                     JSON.object([
                         ("event", .string("declined")),
-                        ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address)),
+                        ("peer", ReportJSON.peer(name: name, fingerprint: fingerprint, address: address, claimsNameOf: namesake)),
                         ("code", .string(decision.code.name)),
                         ("reason", .string(decision.message.isEmpty ? decision.code.description : decision.message)),
                     ]).text())
             } else {
                 console.err(
-                    "Refused \"\(TerminalText.safe(name))\" (\(OfferSummary.fingerprint(fingerprint))) at \(address) before "
+                    "Refused \(OfferSummary.who(name: name, pinnedName: nil, claimsNameOf: namesake, trustedBy: nil)) "
+                        + "(\(OfferSummary.fingerprint(fingerprint))) at \(address) before "
                         + "its offer: \(decision.message.isEmpty ? decision.code.description : decision.message).\n")
             }
         case .refused(let address, let reason):

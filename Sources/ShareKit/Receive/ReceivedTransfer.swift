@@ -8,6 +8,8 @@ public struct ReceivedTransfer: Sendable {
         public var name: String
         /// Whether it is a folder (a bundle).
         public var isBundle: Bool
+        /// Whether it is a text (`share send --text`), carried in the offer rather than as a file.
+        public var isNote: Bool = false
         /// Its absolute path now: in the receive folder, in the importing application's folder, or
         /// in the inbox when its import failed; `nil` once a `command` importer took it.
         public var path: String?

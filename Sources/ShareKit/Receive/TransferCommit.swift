@@ -145,7 +145,8 @@ final class TransferCommit {
         let home = configuration.importEnvironment["HOME"]
         let items = zip(manifest.items, entries).map { item, entry in
             ReceivedTransfer.Item(
-                name: item.name, isBundle: item.isBundle, path: inbox.documentPath(of: entry), files: item.fileCount,
+                name: item.name, isBundle: item.isBundle, isNote: item.kind == .note, path: inbox.documentPath(of: entry),
+                files: item.fileCount,
                 bytes: item.byteCount,
                 result: ImportResult(
                     entry: entry, type: "", application: nil, receiveFolderReason: nil,
