@@ -10,7 +10,7 @@ PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
             libldns-dev bind9 bind9-dnsutils libzstd-dev \
             libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base \
-            bash-completion zsh fish desktop-file-utils python3-jsonschema
+            bash-completion zsh fish desktop-file-utils python3-jsonschema python3-pip
 
 # Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
 BENCH_PACKAGES := libglib2.0-bin
@@ -59,7 +59,7 @@ FISH_COMPLETION_DIR ?= $(DATADIR)/fish/vendor_completions.d
 BUILD ?= .build/release
 SUBSTITUTE = sed -e 's|@bindir@|$(BINDIR)|g' -e 's|@libexecdir@|$(LIBEXECDIR)|g' -e 's|@datadir@|$(DATADIR)|g'
 
-.PHONY: all deps bench-deps build release release-static demo test fresh-builds bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
+.PHONY: all deps bench-deps localsendd build release release-static demo test fresh-builds bench fuzz fuzz-build fuzz-smoke test-asan test-tsan clean \
         install install-files uninstall
 
 all: build
@@ -89,6 +89,16 @@ deps:
 bench-deps:
 	@$(call install_packages,$(BENCH_PACKAGES))
 
+# localsendd (PyPI, standard library only): an independent LocalSend v2 peer that the tests between
+# simulated hosts run (only inside their namespaces, which have no default route). Installed into the
+# build folder, never into the system's Python.
+LOCALSENDD_VERSION := 0.1.1
+LOCALSENDD_DIR := .build/localsendd
+localsendd: deps
+	@[ -f $(LOCALSENDD_DIR)/localsendd-$(LOCALSENDD_VERSION).dist-info/METADATA ] || \
+	  /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps \
+	    --target $(LOCALSENDD_DIR) localsendd==$(LOCALSENDD_VERSION)
+
 build: deps
 	$(SWIFT) build
 
@@ -111,7 +121,7 @@ release-static: deps
 demo: release
 	Examples/demo.sh
 
-test: deps
+test: deps localsendd
 	Tests/Layers/check-imports.py
 	$(SWIFT) build --build-tests
 	# One test at a time: many tests block a thread while real processes and sockets work, and on a

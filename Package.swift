@@ -82,6 +82,7 @@ let package = Package(
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
         .target(name: "ShareWire", dependencies: ["ShareDocuments"]),
+        .target(name: "ShareLocalSend"),
         .target(name: "TypeRegistry"),
 
         // The one owner of system calls: Errno, EINTR retries, the Linux calls glibc does not wrap, Landlock,
@@ -106,6 +107,7 @@ let package = Package(
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
                 "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "ShareCompression", "ShareSystem",
+                "ShareLocalSend",
             ]
         ),
         .target(
@@ -139,6 +141,7 @@ let package = Package(
         ),
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire", "ShareDocuments"]),
+        .testTarget(name: "ShareLocalSendTests", dependencies: ["ShareLocalSend"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),

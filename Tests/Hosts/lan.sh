@@ -281,6 +281,10 @@ up_host() {
   else
     ip -n "$ns" addr add "$SUBNET.$idx/24" dev eth0
     ip -n "$ns" link set eth0 up
+    # No default route (nothing may leave the namespaces), but multicast goes out on the LAN as a
+    # default route would send it: programs that join a group on "any" interface (LocalSend apps
+    # such as localsendd) find eth0.
+    ip -n "$ns" route add 224.0.0.0/4 dev eth0
     echo "$SUBNET.$idx" > "$d/ipv4"
     # No DNS on the flat LAN: a resolver that asks loopback, where nothing answers, so that no
     # query (share peers looks for wide-area browse domains) ever goes to this machine's own.

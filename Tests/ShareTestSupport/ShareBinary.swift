@@ -63,6 +63,9 @@ public enum ShareBinary {
         // would otherwise ask on the desktop of whoever runs the tests.
         env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         env.removeValue(forKey: "XDG_RUNTIME_DIR")
+        // Tests on this machine's own network never announce it to LocalSend devices (multicast on
+        // its real interfaces); the tests between simulated hosts look for them.
+        env["SHARE_LOCALSEND_WAIT"] = "0"
         for (key, value) in extra { env[key] = value }
         return env
     }

@@ -11,11 +11,15 @@ struct EnvironmentWaits {
     let stall: Duration?
     /// `SHARE_PARTIAL_KEEP`: how long an interrupted transfer is kept for its sender (24 hours otherwise).
     let partialKeep: Duration
+    /// `SHARE_LOCALSEND_WAIT`: how long `share peers` listens for LocalSend devices (1 s otherwise;
+    /// 0 does not look for them).
+    let localSendDiscovery: Duration
 
     init(_ environment: [String: String]) {
         prompt = Self.seconds("SHARE_PROMPT_TIMEOUT", in: environment) ?? .seconds(300)
         stall = Self.seconds("SHARE_STALL_TIMEOUT", in: environment)
         partialKeep = Self.seconds("SHARE_PARTIAL_KEEP", in: environment, allowingZero: true) ?? PartialStore.defaultKeep
+        localSendDiscovery = Self.seconds("SHARE_LOCALSEND_WAIT", in: environment, allowingZero: true) ?? .seconds(1)
     }
 
     /// The kept transfers of `inbox`, kept for ``partialKeep``.

@@ -23,6 +23,11 @@ struct PeersCommand: ShareCommand {
             --domain or in settings.json, and those the DNS server names for this network (browse \
             domains). A receiver seen in several places is listed once. One seen only in DNS is \
             'unconfirmed' until a connection from here proved its key.
+
+            LocalSend devices (phones and computers running the LocalSend app) are listed apart, \
+            marked as not verified: LocalSend cannot prove who a device is. They are found with \
+            LocalSend's multicast discovery (224.0.0.167, UDP 53317), which announces this machine \
+            as LocalSend apps do, within a second (or --wait); this needs no avahi-daemon.
             """,
         options: [
             .value("wait", "seconds", help: "Listen this long before printing (default: until Avahi has reported its cache)."),
@@ -57,27 +62,42 @@ struct PeersCommand: ShareCommand {
         if watch { return try await watchPeers(node: node, console: context.console) }
         if names { return try await printNames(node: node, console: context.console) }
         let wait = self.wait
-        let sightings: CombinedPeerLookup.Sightings
+        let console = context.console
+        // LocalSend devices answer on their own multicast group, beside Avahi, needing no daemon.
+        let localSendWait = wait.map { Duration.seconds($0) } ?? EnvironmentWaits(console.environment).localSendDiscovery
+        async let localSend = LocalSendDiscovery.lookOrWarn(node: node, timeout: localSendWait)
+        var sightings: CombinedPeerLookup.Sightings?
+        var discoveryFailure: PeerDiscoveryError?
         do {
             sightings = try await NearbyPeers.look(
                 settings: node.settings, extraDomains: domains, timeout: .seconds(max(wait ?? 5, 1)),
                 listeningFor: wait.map { .seconds($0) })
         } catch {
-            throw PeerScan.cliError(error)
+            discoveryFailure = error
         }
-        for warning in sightings.warnings { context.console.warning(TerminalText.safe(warning)) }
-        let peers: [NearbyPeer]
-        do {
-            peers = try NearbyPeers.peers(sightings, node: node)
-        } catch {
-            throw CLIError(error.description)
+        let (devices, localSendProblem) = await localSend
+        if let discoveryFailure {
+            // Without Avahi, the LocalSend devices are still worth listing.
+            guard !devices.isEmpty else { throw PeerScan.cliError(discoveryFailure) }
+            console.warning("share receivers (.local) could not be looked up: \(discoveryFailure)")
+        }
+        if let localSendProblem { console.warning(TerminalText.safe(localSendProblem)) }
+        for warning in sightings?.warnings ?? [] { console.warning(TerminalText.safe(warning)) }
+        var peers: [NearbyPeer] = []
+        if let sightings {
+            do {
+                peers = try NearbyPeers.peers(sightings, node: node)
+            } catch {
+                throw CLIError(error.description)
+            }
         }
         if json {
-            context.console.line(JSON.array(peers.map(PeerJSON.peer)).pretty())
-        } else if peers.isEmpty {
-            context.console.line("No receivers found nearby.")
+            console.line(JSON.array(peers.map(PeerJSON.peer) + devices.map(LocalSendPeerText.json)).pretty())
+        } else if peers.isEmpty && devices.isEmpty {
+            console.line("No receivers found nearby.")
         } else {
-            context.console.out(PeerTable.render(peers))
+            if !peers.isEmpty { console.out(PeerTable.render(peers)) }
+            if !devices.isEmpty { console.out((peers.isEmpty ? "" : "\n") + LocalSendPeerText.table(devices)) }
         }
         return ExitCode.success
     }
@@ -208,6 +228,7 @@ enum PeerScan {
 enum PeerJSON {
     static func peer(_ peer: NearbyPeer) -> JSON {
         .object([
+            ("protocol", .string("share")),
             ("name", .string(peer.name)),
             ("host", .string(peer.host)),
             ("port", .int(Int64(peer.port))),

@@ -1,0 +1,28 @@
+/// A LocalSend device seen on the local network (a phone, another computer running LocalSend).
+///
+/// Everything here is what the device claims: LocalSend has no mutual authentication, so a
+/// LocalSend peer is never "verified" the way a share peer is. Its fingerprint is checked against
+/// the certificate it presents before anything is sent to it.
+public struct LocalSendPeer: Sendable, Hashable {
+    /// The name it shows (escape before printing).
+    public var alias: String
+    /// Its kind as it says: `mobile`, `desktop`, `web`, `headless`, `server` (or what it sent).
+    public var deviceType: String?
+    /// Its model, when it says.
+    public var deviceModel: String?
+    /// The fingerprint it claims (hex SHA-256 of its certificate over HTTPS).
+    public var fingerprint: String
+    /// The IPv4 address its message came from.
+    public var address: String
+    /// The port of its server.
+    public var port: UInt16
+    /// Whether its server speaks HTTPS.
+    public var https: Bool
+    /// The protocol version it speaks ("2.1").
+    public var version: String
+    /// Whether it serves the download API.
+    public var download: Bool
+
+    /// `address:port`, as `localsend://` addresses and tables show it.
+    public var endpoint: String { "\(address):\(port)" }
+}

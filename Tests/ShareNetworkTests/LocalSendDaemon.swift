@@ -1,0 +1,54 @@
+import Foundation
+import ShareTestSupport
+import Testing
+
+/// localsendd (PyPI, `make localsendd` puts it in .build/localsendd): an independent LocalSend v2
+/// peer, run on a simulated host. The hosts have no default route, so it never probes any network
+/// but the simulated one.
+struct LocalSendDaemon {
+    /// The folder localsendd is installed in, when it is.
+    static let installation: String? = {
+        let root = URL(filePath: SimulatedLAN.script).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: ".build/localsendd").path
+        return FileManager.default.fileExists(atPath: root + "/localsendd/__init__.py") ? root : nil
+    }()
+
+    let process: HostProcess
+    let controlSocket: String
+    let home: String
+
+    /// Starts localsendd on `host` as `alias`, accepting without a person (`--unattended`).
+    init(on host: String, of lan: SimulatedLAN, alias: String, deviceType: String = "mobile", in dir: TemporaryDirectory) throws {
+        let installation = try #require(Self.installation, "localsendd is not installed: run 'make localsendd'")
+        home = dir.at("localsend-\(host)")
+        FileTree.makeFolder(home + "/Downloads")
+        controlSocket = home + "/control.sock"
+        process = try lan.run(
+            on: host, "/usr/bin/python3",
+            [
+                "-m", "localsendd", "--alias", alias, "--device-type", deviceType, "--download-dir", home + "/Downloads",
+                "--socket", controlSocket, "--unattended", "--log-time",
+            ],
+            environment: ["PYTHONPATH": installation, "HOME": home, "XDG_CONFIG_HOME": home + "/.config"],
+            label: "localsendd on \(host)")
+    }
+
+    /// Waits until it serves, and returns the fingerprint it logs (its certificate's SHA-256).
+    func fingerprint() async throws -> String {
+        let (_, line) = try await process.waitForLine("localsendd's start", within: .seconds(20)) { $0.contains(" fingerprint=") }
+        return String(line.components(separatedBy: " fingerprint=").last?.prefix { $0.isHexDigit } ?? "")
+    }
+
+    /// The devices it has seen (`localsendctl devices --json`).
+    func devices() throws -> [[String: Any]] {
+        let installation = try #require(Self.installation)
+        let child = try Subprocess(
+            executable: "/usr/bin/python3", arguments: ["-m", "localsendd.cli", "--socket", controlSocket, "devices", "--json"],
+            environment: ["PYTHONPATH": installation, "HOME": home], stdinPipe: false)
+        let output = child.readToEnd()
+        _ = child.reap(block: true)
+        return (try? JSONSerialization.jsonObject(with: Data(output))) as? [[String: Any]] ?? []
+    }
+
+    func stop() { process.terminate() }
+}
