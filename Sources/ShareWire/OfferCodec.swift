@@ -103,7 +103,7 @@ public enum OfferCodec {
         }
         let entries = try decodeEntries(&reader, frameType: .offer, limits: limits)
         if entries.count > Int(count) {
-            throw .malformed(.offer, "\(entries.count) entries in a frame that announces \(count) in all")
+            throw .invalidOffer(.moreEntriesThanAnnounced(announced: Int(count)))
         }
         return .offer(OfferStart(entryCount: count, totalBytes: total), entries: entries)
     }

@@ -218,6 +218,9 @@ struct IncomingTransfer {
                     events.finished(.declined(offer, OfferAnswer(refusal)))
                 } else if let pairing = decision.pairing {
                     events.finished(.paired(pairing, confirmed: false))
+                } else if session.isPairing, let peer = session.peer {
+                    // A pairing this receiver declined without asking anyone (it shows no code).
+                    events.finished(.paired(decision.pairingRequest(peer, over: connection), confirmed: false))
                 } else if let peer = session.peer {
                     events.finished(
                         .refusedSender(
