@@ -262,7 +262,7 @@ public final class SecureConnection {
         } catch {
             throw .wire(error)
         }
-        guard !reachedEnd, socket.waitReadable(timeout: .zero) else { return nil }
+        guard !reachedEnd, tls.hasBufferedBytes || socket.waitReadable(timeout: .zero) else { return nil }
         try fill()
         do {
             return try decoder.next()
