@@ -191,6 +191,7 @@ struct IncomingTransfer {
             case .verified:
                 if let pairing = decision.pairing { events.finished(.paired(pairing, confirmed: true)) }
             case .openFile(let index, let offset):
+                commitment.opened(fileIndex: index, offset: offset)
                 if let error = data.open(fileIndex: index, offset: offset) {
                     perform(session.fail(error))
                     return
