@@ -24,6 +24,8 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooLarge(bytes: UInt64, limit: UInt64)
     case offerTooLarge(bytes: Int, limit: Int)
     case invalidNote(path: String, reason: String)
+    /// The OFFER and ENTRIES frames carried more entries than the OFFER's `entryCount`.
+    case moreEntriesThanAnnounced(announced: Int)
 
     public var description: String {
         func show(_ path: String) -> String { "'" + DisplayText.escape(path) + "'" }
@@ -59,6 +61,8 @@ public enum ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
             func size(_ count: Int) -> String { count >= 1 << 20 ? "\(count >> 20) MiB" : "\(count) bytes" }
             return "the list of files takes \(size(bytes)) (the limit is \(size(limit))): send fewer files at once"
         case .invalidNote(let path, let reason): return "the note \(show(path)) \(reason)"
+        case .moreEntriesThanAnnounced(let announced):
+            return "the offer announced \(DisplayText.grouped(announced)) \(announced == 1 ? "entry" : "entries") but lists more"
         }
     }
 }

@@ -14,6 +14,10 @@ public final class RateLimiter {
     private var tokens: Double
     private var last: ContinuousClock.Instant
 
+    /// The most to write at once: a tenth of a second's worth (at least 4 KiB), so the bytes leave
+    /// at a steady pace instead of in bursts followed by long pauses.
+    public var slice: Int { Int(min(max(bytesPerSecond / 10, 4096), UInt64(Int32.max))) }
+
     /// A limiter at `bytesPerSecond` (at least 1).
     public init(bytesPerSecond: UInt64) {
         self.bytesPerSecond = max(bytesPerSecond, 1)

@@ -160,16 +160,25 @@ public final class SecureConnection {
     public func flush() throws(TransportError) {
         guard !output.isEmpty else { return }
         let tls = self.tls
+        // Under a rate limit, in slices the limiter paces: the peer sees bytes arrive steadily, as
+        // over a slow link, rather than a burst and then a long silence.
+        let slice = rateLimit?.slice ?? output.count
+        let rateLimit = self.rateLimit
         let result: Result<Void, TLSError> = output.withUnsafeBytes { buffer in
             do throws(TLSError) {
-                try tls.write(buffer)
+                var start = 0
+                while start < buffer.count {
+                    let end = min(buffer.count, start + slice)
+                    try tls.write(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+                    rateLimit?.consume(end - start)
+                    start = end
+                }
                 return .success(())
             } catch {
                 return .failure(error)
             }
         }
         if case .failure(let error) = result { throw map(error) }
-        rateLimit?.consume(output.count)
         output.removeAll(keepingCapacity: true)
     }
 
@@ -211,6 +220,9 @@ public final class SecureConnection {
 
     /// Bytes received from the peer so far (after decryption).
     public private(set) var bytesReceived: UInt64 = 0
+    /// When the last bytes from the peer arrived (the connection's start until then): a reader can
+    /// tell a peer that is silent from one whose frame is still arriving.
+    public private(set) var lastArrival = ContinuousClock.now
 
     /// Waits until a frame can be read (one is buffered, or the socket is readable) or one of
     /// `wakes` is signalled, at most `timeout` (nil: forever).
@@ -262,7 +274,7 @@ public final class SecureConnection {
         } catch {
             throw .wire(error)
         }
-        guard !reachedEnd, socket.waitReadable(timeout: .zero) else { return nil }
+        guard !reachedEnd, tls.hasBufferedBytes || socket.waitReadable(timeout: .zero) else { return nil }
         try fill()
         do {
             return try decoder.next()
@@ -277,7 +289,7 @@ public final class SecureConnection {
             let count = try decoder.readInto(minimumSpace: Self.readChunk) { buffer throws(TLSError) in
                 try tls.read(into: buffer)
             }
-            if count == 0 { reachedEnd = true }
+            if count == 0 { reachedEnd = true } else { lastArrival = .now }
             bytesReceived += UInt64(count)
             rateLimit?.consume(count)
         } catch {

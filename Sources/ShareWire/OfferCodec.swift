@@ -32,8 +32,15 @@ public enum OfferCodec {
     /// it, never hold more than about 1 MiB of an offer at once.
     public static let preferredPayload = 1 << 20
 
-    /// The frames that carry `manifest`: one OFFER, then as many ENTRIES as needed, each within
-    /// `maxPayload` bytes. Each frame's entries are a window of the manifest's (no copy).
+    /// The payload of a sender's OFFER frame, which is smaller than its ENTRIES frames: a receiver
+    /// gives the offer's first frame a hard deadline (docs/SECURITY.md, 30 s) and only then lets
+    /// the rest arrive at the least rate it allows (4 KiB/s takes 16 s for 64 KiB), so a large
+    /// offer over a slow link is not cut off.
+    public static let firstFramePayload = 64 << 10
+
+    /// The frames that carry `manifest`: one OFFER within ``firstFramePayload`` (or `maxPayload`,
+    /// when smaller), then as many ENTRIES as needed, each within `maxPayload` bytes. Each frame's
+    /// entries are a window of the manifest's (no copy).
     public static func frames(for manifest: Manifest, maxPayload: Int = preferredPayload) -> [Frame] {
         let entries = manifest.entries
         var frames: [Frame] = []
@@ -45,7 +52,8 @@ public enum OfferCodec {
         }
         for index in entries.indices {
             let entrySize = entries.encodedSize(at: index)
-            if index > batchStart && size + entrySize > maxPayload {
+            let limit = frames.isEmpty ? min(maxPayload, firstFramePayload) : maxPayload
+            if index > batchStart && size + entrySize > limit {
                 close(at: index)
                 batchStart = index
                 size = 0
@@ -103,7 +111,7 @@ public enum OfferCodec {
         }
         let entries = try decodeEntries(&reader, frameType: .offer, limits: limits)
         if entries.count > Int(count) {
-            throw .malformed(.offer, "\(entries.count) entries in a frame that announces \(count) in all")
+            throw .invalidOffer(.moreEntriesThanAnnounced(announced: Int(count)))
         }
         return .offer(OfferStart(entryCount: count, totalBytes: total), entries: entries)
     }

@@ -80,6 +80,10 @@ public struct ReceiverSession: Sendable {
     private var localName: String
     private let limits: ManifestLimits
 
+    /// Why a pairing is declined by a receiver whose HELLO did not set COMPARE.
+    public static let nobodyToCompare =
+        "the receiver has nobody to compare a verification code with (it receives without asking anyone)"
+
     /// Creates the machine for a receiver called `localName`.
     public init(localName: String, limits: ManifestLimits = .protocolDefault) {
         self.localName = localName
@@ -99,10 +103,13 @@ public struct ReceiverSession: Sendable {
             state = .greeting
             return [.greet(peer: hello)]
         case (.awaitingOffer, .pair):
-            guard showsCode else {
-                return violation(frame, expected: "an OFFER (this receiver said it cannot show a verification code)")
-            }
             isPairing = true
+            guard showsCode else {
+                // Its HELLO said nobody here compares a code: the pairing is declined (§4 PAIR).
+                state = .done
+                let refusal = Decision(.nobodyToAsk, message: Self.nobodyToCompare)
+                return [.send(.decision(refusal)), .declined(refusal), .close]
+            }
             state = .deciding
             return [.verify(peer: peer!)]
         case (.awaitingOffer, .offer(let start, let entries)):
@@ -227,7 +234,7 @@ public struct ReceiverSession: Sendable {
     private mutating func collect(_ entries: ManifestEntries) -> [Action] {
         guard let start = offerStart else { return [] }
         if offerEntries.count + entries.count > Int(start.entryCount) {
-            return fail(WireError.malformed(.entries, "more entries than the OFFER announced (\(start.entryCount))"))
+            return fail(WireError.invalidOffer(.moreEntriesThanAnnounced(announced: Int(start.entryCount))))
         }
         offerBytes += entries.encodedSize
         if offerBytes > limits.maxOfferBytes {

@@ -104,7 +104,13 @@ public struct SenderSession: Sendable {
     public mutating func receive(_ frame: Frame) -> [Action] {
         if case .error(let error) = frame {
             guard state != .done && state != .failed else { return [] }
+            let refusedOurVersion =
+                state == .awaitingHello && error.code == .unsupportedVersion && !Self.isFromNewerVersion(error)
             state = .failed
+            if refusedOurVersion {
+                // Only a version 1 receiver refuses this side's HELLO for its version (§12).
+                return [.failed(.protocolViolation(.unsupportedVersion(peerVersion: 1))), .close]
+            }
             return [.failed(.remote(error)), .close]
         }
         switch (state, frame) {
@@ -148,6 +154,18 @@ public struct SenderSession: Sendable {
                 }
             return fail(WireError.unexpectedFrame(frame.type, expected: expected))
         }
+    }
+
+    /// Whether a version refusal comes from a newer receiver: from version 2 on, it says
+    /// "this receiver speaks share protocol N" (§12); version 1 says no such thing.
+    static func isFromNewerVersion(_ error: PeerError) -> Bool {
+        let words = error.message.split(separator: " ")
+        for index in words.indices.dropLast(3)
+        where words[index] == "speaks" && words[index + 1] == "share" && words[index + 2] == "protocol" {
+            let digits = words[index + 3].prefix { $0.isNumber }
+            if let version = Int(digits), version > Int(Hello.currentVersion) { return true }
+        }
+        return false
     }
 
     /// Every file has been sent; wait for the receipt.

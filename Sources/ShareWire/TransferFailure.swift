@@ -6,7 +6,8 @@ public enum TransferFailure: Error, Sendable, Hashable, CustomStringConvertible 
     case local(PeerError)
     /// The peer sent ERROR.
     case remote(PeerError)
-    /// The peer broke the protocol; this side sent ERROR and stopped.
+    /// The peer broke the protocol (this side sent ERROR and stopped), or refused this side's
+    /// protocol version (a version 1 receiver, docs/PROTOCOL.md §12).
     case protocolViolation(WireError)
     /// The connection ended before the transfer did.
     case connectionLost(during: String)

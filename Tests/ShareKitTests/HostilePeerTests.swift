@@ -209,6 +209,52 @@ import Glibc
         }
     }
 
+    @Test func moreEntriesThanTheOfferAnnouncesAreAnInvalidOffer() throws {
+        let scene = try HostileScene("hostile-extra-entries")
+        try scene.run {
+            // Too many in the OFFER itself, and too many once an ENTRIES frame follows.
+            let cases = [
+                RawOffer.frame([.init(path: "a"), .init(path: "b")], count: 1),
+                RawOffer.frame([.init(path: "a")], count: 2) + RawOffer.entriesFrame([.init(path: "b"), .init(path: "c")]),
+            ]
+            for offer in cases {
+                let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
+                #expect(error?.code == .invalidOffer, "\(String(describing: error))")
+                #expect(error?.message.contains("announced") == true, "\(error?.message ?? "no error")")
+                _ = scene.hostileOutcome()
+            }
+        }
+    }
+
+    @Test func aPairingRequestToAReceiverThatShowsNoCodeIsDeclinedAsNobodyToAsk() throws {
+        let scene = try HostileScene("hostile-pair")
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            defer { connection.close() }
+            // The receiver asks nobody (no terminal, no notifications): its HELLO has no COMPARE.
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "pairer", flags: [.attended, .compare])))
+                    + FrameEncoder.encode(.pair))
+            guard case .hello(let hello)? = try connection.receive() else {
+                Issue.record("expected the receiver's HELLO")
+                return
+            }
+            #expect(!hello.flags.contains(.compare))
+            let answer = try connection.receive()
+            guard case .decision(let decision)? = answer else {
+                Issue.record("expected DECISION nobodyToAsk, got \(String(describing: answer))")
+                return
+            }
+            #expect(decision.code == .nobodyToAsk)
+            guard case .paired(let request, let confirmed)? = scene.hostileOutcome() else {
+                Issue.record("the receiver did not report the pairing request")
+                return
+            }
+            #expect(request.peerName == "pairer")
+            #expect(!confirmed)
+        }
+    }
+
     @Test func tooManyEntriesAreRefusedBeforeTheyAreRead() throws {
         let scene = try HostileScene("hostile-count")
         try scene.run {

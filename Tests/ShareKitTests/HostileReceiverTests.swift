@@ -129,6 +129,54 @@ final class HostileReceiver: Sendable {
         #expect(error.map { "\($0)" } == "the transfer failed: no decision came within 1 s")
     }
 
+    @Test func aRefusalThatComesWithAHelloWithoutDecidedGetsNoOffer() throws {
+        let dir = TemporaryDirectory("hostile-rx-refusal")
+        let received = Mutex<[FrameType]>([])
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()  // HELLO
+            // A refusal right after a HELLO that does not say DECIDED, in one write.
+            try? connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "strict")))
+                    + FrameEncoder.encode(.decision(Decision(.refusedByPolicy, message: "only verified senders"))))
+            while let frame = try? connection.receive() { received.withLock { $0.append(frame.type) } }
+        }
+        let error = try send(dir, to: receiver)
+        guard case .declined(let decision)? = error else {
+            Issue.record("expected the refusal, got \(String(describing: error))")
+            return
+        }
+        #expect(decision.code == .refusedByPolicy)
+        usleep(200_000)
+        let frames = received.withLock { $0 }
+        #expect(!frames.contains(.offer) && !frames.contains(.entries), "nothing of the offer was sent: \(frames)")
+    }
+
+    @Test func aVersion1ReceiversRefusalIsExplainedNotEchoed() throws {
+        let dir = TemporaryDirectory("hostile-rx-v1")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()  // the version 2 HELLO
+            try? connection.send(.error(PeerError(.unsupportedVersion, "unsupported version 2")))
+        }
+        let error = try send(dir, to: receiver)
+        let text = error.map { "\($0)" } ?? "no error"
+        #expect(
+            text.contains("the peer runs an older share (protocol 1) and this one speaks protocol 2: update share there"),
+            "\(text)")
+        #expect(!text.contains("unsupported version 2"), "\(text)")
+
+        // A newer receiver's refusal says what to do itself: it is shown as it is.
+        let newer = try HostileReceiver(in: TemporaryDirectory("hostile-rx-v3")) { connection in
+            _ = try? connection.receive()
+            try? connection.send(
+                .error(
+                    PeerError(
+                        .unsupportedVersion,
+                        "this receiver speaks share protocol 3 and the sender speaks protocol 2: update share on the sender")))
+        }
+        let newerText = try send(TemporaryDirectory("hostile-rx-v3-sender"), to: newer).map { "\($0)" } ?? "no error"
+        #expect(newerText.contains("this receiver speaks share protocol 3"), "\(newerText)")
+    }
+
     @Test func aReceiverWithAnExpiredCertificateIsRefused() throws {
         let dir = TemporaryDirectory("hostile-rx-expired")
         let expired = try Identity.generateEphemeral(

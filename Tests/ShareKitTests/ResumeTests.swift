@@ -205,6 +205,40 @@ import Glibc
         #expect(hexDigest(of: harness.destination + "/video.bin") == hexDigest(of: dir.at("video.bin")))
     }
 
+    @Test func aKeptPartRestartedAndCutAgainReportsWhatIsKeptNow() async throws {
+        let dir = TemporaryDirectory("resume-restart-cut")
+        let harness = try ReceiverHarness(in: dir)
+        FileTree.writeFile(dir.at("video.bin"), size: 8 << 20, seed: 5)
+        var info = stat()
+        stat(dir.at("video.bin"), &info)
+        let sender = try TestSender(in: dir)
+        _ = await sendAndStop([dir.at("video.bin")], with: sender, to: harness, at: 0.5)
+        let first = await keptBytes(harness)
+        #expect(first > 0 && first == partials(harness).first?.heldBytes, "kept \(first)")
+
+        // The file changes under the same size and time: the sender restarts it from 0, and the
+        // connection is cut again after a quarter of it.
+        let fd = open(dir.at("video.bin"), O_WRONLY)
+        let patch = [UInt8](repeating: 0x5A, count: 1 << 20)
+        _ = patch.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        var times = [info.st_atim, info.st_mtim]
+        futimens(fd, &times)
+        close(fd)
+        _ = await sendAndStop([dir.at("video.bin")], with: sender, to: harness, at: 0.25)
+        let second = await keptBytes(harness)
+        let held = partials(harness).first?.heldBytes ?? 0
+        #expect(second == held, "the failure reports \(second) bytes kept; \(held) are")
+        #expect(held < first, "what was kept of the old version was discarded")
+    }
+
+    /// The bytes the receiver's next failure reports as kept.
+    func keptBytes(_ harness: ReceiverHarness) async -> UInt64 {
+        while let outcome = await harness.nextOutcome(timeout: .seconds(10)) {
+            if case .failed(_, _, _, _, let kept) = outcome { return kept }
+        }
+        return 0
+    }
+
     @Test func anotherKeyNeverContinuesSomeoneElsesTransfer() async throws {
         let dir = TemporaryDirectory("resume-other-key")
         let harness = try ReceiverHarness(in: dir)

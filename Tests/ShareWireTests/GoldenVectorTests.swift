@@ -40,11 +40,16 @@ import Testing
         ("ERROR busy", .error(PeerError(.busy, "full"))),
     ]
 
-    /// The vectors of docs/PROTOCOL.md Appendix A: title line, then hex lines up to a blank line.
-    static let documented: [(title: String, bytes: [UInt8])] = {
+    /// docs/PROTOCOL.md.
+    static let protocolText: String = {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }
-        let text = (try? String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)) ?? ""
+        return (try? String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The vectors of docs/PROTOCOL.md Appendix A: title line, then hex lines up to a blank line.
+    static let documented: [(title: String, bytes: [UInt8])] = {
+        let text = protocolText
         guard let appendix = text.range(of: "## Appendix A. Golden vectors") else { return [] }
         let block = text[appendix.upperBound...].components(separatedBy: "```")
         guard block.count >= 2 else { return [] }
@@ -91,6 +96,20 @@ import Testing
             #expect(try decoder.next() == nil)
             try decoder.finish()
         }
+    }
+
+    @Test func theHelloFlagsOfTheTextAreTheOnesTheVectorsAndTheCodeUse() throws {
+        // §4 HELLO: the `flags` field and its continuation lines, up to the end of the block.
+        let text = Self.protocolText
+        let start = try #require(text.range(of: "flags     u8"), "PROTOCOL.md §4 describes HELLO's flags")
+        let field = String(text[start.lowerBound...].prefix { $0 != "`" }).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let named: [(String, HelloFlags)] = [("ATTENDED", .attended), ("COMPARE", .compare), ("DECIDED", .decided)]
+        for (name, flag) in named {
+            let bit = flag.rawValue.trailingZeroBitCount
+            #expect(field.contains("bit \(bit) \(name)"), "§4 HELLO names bit \(bit) \(name): \(field)")
+        }
+        #expect(named.reduce(HelloFlags()) { $0.union($1.1) } == HelloFlags.all, "every flag the code defines is named")
+        #expect(Self.documented.contains { $0.title.contains("(flag DECIDED)") }, "Appendix A uses DECIDED")
     }
 
     @Test func theOfferAndEntriesVectorsAreOneValidOffer() throws {

@@ -247,11 +247,12 @@ import Testing
                 #expect(!senderEvents.contains(.verified))
             }
         }
-        // A receiver that shows no code refuses a PAIR.
+        // A receiver that shows no code declines a PAIR: it has nobody to ask (§4 PAIR).
         var receiver = ReceiverSession(localName: "desk")
         _ = receiver.receive(.hello(Hello(name: "laptop")))
         _ = receiver.answerHello(features: [], flags: [])
-        #expect(receiver.receive(.pair).contains { if case .failed = $0 { true } else { false } })
+        let nobody = Decision(.nobodyToAsk, message: ReceiverSession.nobodyToCompare)
+        #expect(receiver.receive(.pair) == [.send(.decision(nobody)), .declined(nobody), .close])
     }
 
     @Test func resumptionContinuesAtTheOffsetTheReceiverHolds() throws {

@@ -83,9 +83,13 @@ struct IncomingTransfer {
     /// The longest the connection waits for the sender now.
     private var receiveTimeout: Duration?
 
+    /// When ``receiveTimeout`` was last set: silence is counted from then at the earliest.
+    private var receiveTimeoutSet = ContinuousClock.now
+
     /// Sets how long to wait for the sender (and for the socket to take what this side sends).
     private mutating func setTimeouts(receive: Duration?) {
         receiveTimeout = receive
+        receiveTimeoutSet = .now
         connection?.setTimeouts(receive: receive, send: configuration.idleTimeout)
     }
 
@@ -112,8 +116,22 @@ struct IncomingTransfer {
         // CPU for many small files.
         let policed = (session.state == .receiving
             && (!session.showsCode || session.senderVerification == .confirmed)) || offerArriving
+        // Whether the silence timeout counts bytes rather than whole frames: while a rule bounds the
+        // whole phase (the offer deadline until the offer's first frame, the rate rule after it), a
+        // frame may take longer than the timeout to arrive, as long as its bytes keep coming.
+        let countsBytes = policed || session.state == .awaitingHello || session.state == .awaitingOffer
+        var silentSince = receiveTimeoutSet
+        if countsBytes, let limit = receiveTimeout {
+            silentSince = max(receiveTimeoutSet, connection.lastArrival)
+            let left = silentSince + limit - .now
+            guard left > .zero else {
+                perform(session.fail(silenceError))
+                return
+            }
+            timeout = left
+        }
         if policed {
-            let wait = rateWindow.wait(within: receiveTimeout, bytesReceived: connection.bytesReceived)
+            let wait = rateWindow.wait(within: timeout, bytesReceived: connection.bytesReceived)
             timeout = wait.timeout
             waitEndsWithWindow = wait.endsWithWindow
         }
@@ -137,13 +155,16 @@ struct IncomingTransfer {
             if case .offer = frame {
                 offerArriving = true
                 handshake.disarm()
+                // The rest of the offer is bounded by the rate rule; silence by the idle timeout.
+                setTimeouts(receive: configuration.idleTimeout)
             }
             perform(session.receive(frame))
         case .woken:
             perform(session.fail(stoppedError))
         case .timedOut:
-            let seconds = receiveTimeout?.components.seconds ?? 0
-            perform(session.fail(PeerError(.timedOut, "the receiver heard nothing from the sender for \(seconds) s")))
+            // Bytes of a frame arrived meanwhile: not silence (the next call measures from them).
+            if countsBytes && connection.lastArrival > silentSince { return }
+            perform(session.fail(silenceError))
         case .failure(.wire(let error)):
             perform(session.fail(error))
         case .end:
@@ -151,6 +172,12 @@ struct IncomingTransfer {
         case .failure(.transport(let error)):
             perform(control.isStopping ? session.fail(stoppedError) : session.connectionClosed(because: Self.reason(error)))
         }
+    }
+
+    /// What the sender is told when it was silent for ``receiveTimeout``.
+    private var silenceError: PeerError {
+        let seconds = receiveTimeout?.components.seconds ?? 0
+        return PeerError(.timedOut, "the receiver heard nothing from the sender for \(seconds) s")
     }
 
     /// Why a connection failed, when it was more than the sender going away (closed or reset).
@@ -191,6 +218,7 @@ struct IncomingTransfer {
             case .verified:
                 if let pairing = decision.pairing { events.finished(.paired(pairing, confirmed: true)) }
             case .openFile(let index, let offset):
+                commitment.opened(fileIndex: index, offset: offset)
                 if let error = data.open(fileIndex: index, offset: offset) {
                     perform(session.fail(error))
                     return
@@ -218,6 +246,9 @@ struct IncomingTransfer {
                     events.finished(.declined(offer, OfferAnswer(refusal)))
                 } else if let pairing = decision.pairing {
                     events.finished(.paired(pairing, confirmed: false))
+                } else if session.isPairing, let peer = session.peer {
+                    // A pairing this receiver declined without asking anyone (it shows no code).
+                    events.finished(.paired(decision.pairingRequest(peer, over: connection), confirmed: false))
                 } else if let peer = session.peer {
                     events.finished(
                         .refusedSender(

@@ -59,12 +59,7 @@ final class OfferDecision {
 
     /// A pairing request: only a user who compares the codes can confirm it.
     func pair(_ peer: Hello, over connection: SecureConnection, ask: Ask) -> Verdict {
-        let judgement = handshake.judgement
-        let request = PairingRequest(
-            peerName: peer.name, peerFingerprint: connection.peerFingerprint, peerAddress: connection.endpoint,
-            verificationCode: VerificationCode.between(connection.peerFingerprint, localFingerprint),
-            pinnedName: judgement?.pinned?.name, claimsNameOf: judgement?.namesake)
-        pairing = request
+        let request = pairingRequest(peer, over: connection)
         if let busy = handshake.startTransfer(over: connection) {
             return .decided(busy)
         }
@@ -72,6 +67,18 @@ final class OfferDecision {
         guard let decision = ask({ events.pair(request, $0) }) else { return .ended }
         if control.isStopping { return .stopped }
         return .decided(decision)
+    }
+
+    /// Records the pairing request `peer` made (also one declined without asking anyone).
+    @discardableResult
+    func pairingRequest(_ peer: Hello, over connection: SecureConnection) -> PairingRequest {
+        let judgement = handshake.judgement
+        let request = PairingRequest(
+            peerName: peer.name, peerFingerprint: connection.peerFingerprint, peerAddress: connection.endpoint,
+            verificationCode: VerificationCode.between(connection.peerFingerprint, localFingerprint),
+            pinnedName: judgement?.pinned?.name, claimsNameOf: judgement?.namesake)
+        pairing = request
+        return request
     }
 
     /// Applies the policy, checks free space and what the folder can hold, and asks the user when

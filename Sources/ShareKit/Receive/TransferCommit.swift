@@ -23,8 +23,11 @@ final class TransferCommit {
     /// The record of this offer when it was committed before (its receipt was lost): every file is
     /// already there, and nothing is placed again (docs/PROTOCOL.md §7, "Completed offers").
     private(set) var completedBefore: CompletedOffer?
-    /// Bytes of the offer this receiver already held when the transfer was continued.
+    /// Bytes of the offer this receiver already held when the transfer was continued, less those of
+    /// files the sender restarted from scratch.
     private(set) var resumedBytes: UInt64 = 0
+    /// What was held of each file when the transfer was continued (by file index).
+    private var heldOffsets: [Int: UInt64] = [:]
     /// The committed transfer, reported once the sender has its receipt and the imports ended.
     private var committedTransfer: ReceivedTransfer?
     /// The imports of the committed documents.
@@ -74,12 +77,20 @@ final class TransferCommit {
             let held = staging.heldFiles(manifest)
             let have = held.map { HaveRecord(fileIndex: UInt32($0.fileIndex), offset: $0.offset, sha256: $0.digest) }
             resumedBytes = held.reduce(0) { $0 + $1.offset }
+            heldOffsets = Dictionary(held.map { ($0.fileIndex, $0.offset) }, uniquingKeysWith: { first, _ in first })
             return .staged(staging, held: held, have: have)
         } catch {
             staging?.discard()
             staging = nil
             throw error
         }
+    }
+
+    /// File `index` is being received from `offset`: from 0, what was held of it is discarded and no
+    /// longer counts as resumed (nor as kept, should the transfer stop again).
+    func opened(fileIndex index: Int, offset: UInt64) {
+        guard offset == 0, let held = heldOffsets.removeValue(forKey: index) else { return }
+        resumedBytes -= min(held, resumedBytes)
     }
 
     /// Waits for the disk thread, then commits every item, imports them and returns the receipt.

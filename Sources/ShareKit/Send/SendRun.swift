@@ -131,6 +131,8 @@ struct SendRun {
             return
         }
         if !hello.flags.contains(.decided) {
+            // A DECISION that came with the HELLO (a refusal) means the offer must not go out (§4).
+            if !pollReceiver() || session.decision != nil { return }
             if let prepared { perform(session.offer(prepared.manifest)) } else { perform(session.pair()) }
         }
         guard outcome == nil, let interaction = options.interaction else { return }
