@@ -23,6 +23,15 @@ public enum BytePathOracle {
             if component.elementsEqual([0x2E]) { return "a '.' component" }
             if component.elementsEqual([0x2E, 0x2E]) { return "a '..' component" }
             if component.count > limits.maxComponentBytes { return "a component of \(component.count) bytes" }
+            let scalars = String(decoding: component, as: UTF8.self).unicodeScalars
+            let unseen = scalars.allSatisfy {
+                $0 == "." || $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint
+            }
+            if unseen { return "a component of only dots, white space and invisible characters" }
+            let userNameBytes = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+".utf8)
+            if component.first == UInt8(ascii: "~"), component.dropFirst().allSatisfy(userNameBytes.contains) {
+                return "a component a shell reads as a home folder"
+            }
         }
         if components[0].starts(with: Array(".share-".utf8)) { return "a reserved top-level name" }
         return nil
