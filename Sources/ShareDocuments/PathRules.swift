@@ -108,17 +108,20 @@ public enum PathRules {
     }
 
     /// Whether a shell reads `component`, typed at the start of a word, as a home folder or a
-    /// folder of its own: `~` alone, or followed only by the characters of a user name
-    /// (letters, digits, `.`, `_`, `-`) or by `+`/`-` and digits (`~bob`, `~+`, `~-1`).
-    /// `~$Report.docx` and `backup~` are names.
+    /// folder of its own: `~` alone; followed by a user name as systems make them (a letter or
+    /// `_`, then letters, digits, `_` and `-`: `~bob`, `~root`); or by the folder-stack forms
+    /// (`~+`, `~-`, `~2`, `~+1`, `~-1`). `~$Report.docx`, `~WRL0001.tmp`, `~.txt` and `backup~`
+    /// are names: no shell expands them (a dot is in no user name `useradd` accepts by default).
     public static func looksLikeHomeFolder(_ component: Substring) -> Bool {
-        guard component.unicodeScalars.first == "~" else { return false }
-        return component.unicodeScalars.dropFirst().allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-", "+": true
-            default: false
-            }
-        }
+        var rest = component.unicodeScalars.dropFirst(0)
+        guard rest.first == "~" else { return false }
+        rest = rest.dropFirst()
+        guard let first = rest.first else { return true }
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        if first == "+" || first == "-" { return rest.dropFirst().allSatisfy(isDigit) }
+        if isDigit(first) { return rest.allSatisfy(isDigit) }
+        guard ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_" else { return false }
+        return rest.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || isDigit($0) || $0 == "_" || $0 == "-" }
     }
 
     /// The components of `path`: the text between `/` scalars, as the kernel splits it (see the

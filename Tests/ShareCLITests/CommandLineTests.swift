@@ -102,6 +102,14 @@ import Glibc
         let alone = alice.run(["send", dir.at("proj/~"), "--to", "127.0.0.1:9"])
         #expect(alone.status == 1)
         #expect(alone.stderr.contains("its name begins with '~', which a shell reads as a home folder"), "\(alone.stderr)")
+
+        // Standard input under such a name is a usage error before anything is read; a text's
+        // name is judged with its .txt added.
+        let piped = alice.run(["send", "-", "--name", "...", "--to", "127.0.0.1:9"], stdin: "data")
+        #expect(piped.status == 64)
+        #expect(piped.stderr.contains("The name '...' would be refused by the receiver: a name in the path is only dots; choose another"), "\(piped.stderr)")
+        let text = alice.run(["send", "--text", "hi", "--name", "~", "--to", "127.0.0.1:9"])
+        #expect(!text.stderr.contains("would be refused"), "'~.txt' is a name: \(text.stderr)")
     }
 
     @Test func everyOutcomeIsJSONWithTheTargetAsGiven() throws {

@@ -55,7 +55,8 @@ import Testing
             ("Bundle/~", .homeFolderComponent),
             ("~+", .homeFolderComponent),
             ("~-1", .homeFolderComponent),
-            ("~first.last", .homeFolderComponent),
+            ("~2", .homeFolderComponent),
+            ("~_svc-backup", .homeFolderComponent),
         ]
         for (path, problem) in cases {
             #expect(PathRules.problem(in: path) == problem, "path \(path.debugDescription)")
@@ -67,7 +68,7 @@ import Testing
     /// that no shell expands.
     @Test(arguments: [
         "...txt", "a.", "..a", ".a.", " a", "a ", "a b", "~$Report.docx", "backup~", "a~b", "~ x", "Notes/~$lock.odt",
-        ".~lock.Report.odt#", "x/ .hidden", "名\u{3000}前",
+        ".~lock.Report.odt#", "x/ .hidden", "名\u{3000}前", "~WRL0001.tmp", "~.txt", "~draft.txt", "~+x", "~1a",
     ])
     func acceptsNamesWithDotsSpacesAndTildesAmongOtherCharacters(_ path: String) {
         #expect(PathRules.problem(in: path) == nil)
