@@ -56,10 +56,11 @@ public struct ContentSignature: Hashable, Sendable, CustomStringConvertible {
     /// WebP: `RIFF`, a length, `WEBP`.
     public static let webp = ContentSignature(
         type: "org.webmproject.webp", format: "WebP", phrase: "a WebP image", pattern: .riff(Array("WEBP".utf8)))
-    /// ZIP: a local file header `PK 03 04`, or the end record `PK 05 06` of an empty archive.
+    /// ZIP: a local file header `PK 03 04`, the end record `PK 05 06` of an empty archive, or the
+    /// marker `PK 07 08` that begins a split archive's first part.
     public static let zip = ContentSignature(
         type: "public.zip-archive", format: "ZIP", phrase: "a ZIP archive",
-        pattern: .prefix([[0x50, 0x4B, 0x03, 0x04], [0x50, 0x4B, 0x05, 0x06]]))
+        pattern: .prefix([[0x50, 0x4B, 0x03, 0x04], [0x50, 0x4B, 0x05, 0x06], [0x50, 0x4B, 0x07, 0x08]]))
     /// PDF: `%PDF-` within the first 1024 bytes (where PDF readers look for it).
     public static let pdf = ContentSignature(
         type: "com.adobe.pdf", format: "PDF", phrase: "a PDF document", pattern: .near(Array("%PDF-".utf8), within: 1024))

@@ -13,7 +13,7 @@ import Testing
     @Test func everyListedFormatAcceptsItsOwnSignatureAndNamesAnother() {
         let samples: [(ContentSignature, [UInt8])] = [
             (.jpeg, Fixtures.Bytes.jpeg), (.png, Fixtures.Bytes.png), (.pdf, Fixtures.Bytes.pdf),
-            (.zip, Fixtures.Bytes.zip), (.zip, [0x50, 0x4B, 5, 6] + Fixtures.Bytes.padding),
+            (.zip, Fixtures.Bytes.zip), (.zip, [0x50, 0x4B, 5, 6] + Fixtures.Bytes.padding), (.zip, [0x50, 0x4B, 7, 8]),
             (.gif, Array("GIF89a".utf8) + Fixtures.Bytes.padding), (.gif, Array("GIF87a".utf8)),
             (.webp, Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8)),
         ]
