@@ -10,6 +10,12 @@ public enum PathProblem: Sendable, Hashable, CustomStringConvertible {
     case componentTooLong(bytes: Int, limit: Int)
     case tooDeep(depth: Int, limit: Int)
     case reservedName
+    /// A component made only of white space and invisible characters (`" "`).
+    case blankComponent
+    /// A component made only of dots (`...`), perhaps with white space (`. .`).
+    case dotsComponent
+    /// A component a shell reads as a home folder (`~`, `~bob`).
+    case homeFolderComponent
 
     public var description: String {
         switch self {
@@ -24,6 +30,9 @@ public enum PathProblem: Sendable, Hashable, CustomStringConvertible {
         case .componentTooLong(let bytes, let limit): "a path component is \(bytes) bytes long (the limit is \(limit))"
         case .tooDeep(let depth, let limit): "the path is \(depth) folders deep (the limit is \(limit))"
         case .reservedName: "names beginning with '.share-' are reserved for the receiver"
+        case .blankComponent: "a name in the path is only white space or invisible characters"
+        case .dotsComponent: "a name in the path is only dots"
+        case .homeFolderComponent: "a name in the path begins with '~', which a shell reads as a home folder"
         }
     }
 }

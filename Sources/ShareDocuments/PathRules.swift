@@ -29,26 +29,29 @@ public enum PathRules {
         let count = utf8.count
         guard count > 0, count <= limits.maxPathBytes, utf8.first != UInt8(ascii: "/") else { return false }
         let dot = UInt8(ascii: ".")
+        let tilde = UInt8(ascii: "~")
         var depth = 1
         var length = 0  // of the current component
-        var dots = 0  // leading dots of the current component
-        var onlyDots = true
+        // Whether the current component has a printable ASCII character other than the dot: it is
+        // then certainly not made only of dots, white space and invisible characters.
+        var visible = false
         for byte in utf8 {
             // Controls, DEL and the backslash are forbidden; 0xC2 starts the C1 controls (U+0080-U+009F)
             // and other scalars: leave all of them to the full check.
             if byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0xC2 { return false }
             if byte == UInt8(ascii: "/") {
-                if length == 0 || length > limits.maxComponentBytes || (onlyDots && dots <= 2) { return false }
+                if length == 0 || length > limits.maxComponentBytes || !visible { return false }
                 depth += 1
                 length = 0
-                dots = 0
-                onlyDots = true
+                visible = false
                 continue
             }
+            // A component that begins with `~` may be a shell's home folder: the full check decides.
+            if length == 0 && byte == tilde { return false }
             length += 1
-            if byte == dot, onlyDots { dots += 1 } else { onlyDots = false }
+            if byte > 0x20 && byte < 0x7F && byte != dot { visible = true }
         }
-        if length == 0 || length > limits.maxComponentBytes || (onlyDots && dots <= 2) { return false }
+        if length == 0 || length > limits.maxComponentBytes || !visible { return false }
         if depth > limits.maxDepth { return false }
         return !utf8.starts(with: reservedPrefix.utf8)
     }
@@ -78,7 +81,47 @@ public enum PathRules {
         if isDotDot(component) { return .dotDotComponent }
         let bytes = component.utf8.count
         if bytes > limits.maxComponentBytes { return .componentTooLong(bytes: bytes, limit: limits.maxComponentBytes) }
+        if let problem = unnamedProblem(component) { return problem }
+        if looksLikeHomeFolder(component) { return .homeFolderComponent }
         return nil
+    }
+
+    /// A component that is no name a person can see or type: only white space and invisible
+    /// characters (`" "`, U+3000, U+200B) is ``PathProblem/blankComponent``; only dots besides them
+    /// (`...`, `. .`) is ``PathProblem/dotsComponent`` (`.` and `..` are checked before).
+    static func unnamedProblem(_ component: Substring) -> PathProblem? {
+        var dots = 0
+        for scalar in component.unicodeScalars {
+            if scalar == "." {
+                dots += 1
+            } else if !isBlank(scalar) {
+                return nil
+            }
+        }
+        return dots == 0 ? .blankComponent : .dotsComponent
+    }
+
+    /// White space (Unicode `White_Space`) and characters drawn as nothing (`Default_Ignorable_Code_Point`:
+    /// zero-width spaces and joiners, U+FEFF, the Hangul fillers).
+    public static func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+    }
+
+    /// Whether a shell reads `component`, typed at the start of a word, as a home folder or a
+    /// folder of its own: `~` alone; followed by a user name as systems make them (a letter or
+    /// `_`, then letters, digits, `_` and `-`: `~bob`, `~root`); or by the folder-stack forms
+    /// (`~+`, `~-`, `~2`, `~+1`, `~-1`). `~$Report.docx`, `~WRL0001.tmp`, `~.txt` and `backup~`
+    /// are names: no shell expands them (a dot is in no user name `useradd` accepts by default).
+    public static func looksLikeHomeFolder(_ component: Substring) -> Bool {
+        var rest = component.unicodeScalars.dropFirst(0)
+        guard rest.first == "~" else { return false }
+        rest = rest.dropFirst()
+        guard let first = rest.first else { return true }
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        if first == "+" || first == "-" { return rest.dropFirst().allSatisfy(isDigit) }
+        if isDigit(first) { return rest.allSatisfy(isDigit) }
+        guard ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_" else { return false }
+        return rest.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || isDigit($0) || $0 == "_" || $0 == "-" }
     }
 
     /// The components of `path`: the text between `/` scalars, as the kernel splits it (see the

@@ -4,6 +4,9 @@ public enum ImportChoice: Hashable, Sendable {
     case application(HandlerCandidate)
     /// Leave it in the receive folder; no importer runs.
     case receiveFolder(ReceiveFolderReason)
+    /// Keep it in the inbox: its content is not what its name says, so the application that
+    /// imports the named type does not get it.
+    case keepInInbox(ContentMismatch, passedOver: HandlerCandidate)
 }
 
 /// Why a document stays in the receive folder.

@@ -34,6 +34,10 @@ public struct Resolution: Hashable, Sendable {
     /// Set when the content is a program while the name or the declared type says it is something
     /// else: a disguise, never handed to an importer. The type stays what the name says.
     public let contradiction: Contradiction?
+    /// Set when the type (by the name, or the sender's declared type) is a format whose files always
+    /// begin with a signature (``ContentSignature``) and the content lacks it: the file is not what
+    /// it says, and ``TypeRegistry/importChoice(for:)`` keeps it from that type's importer.
+    public let mismatch: ContentMismatch?
     /// Whether the content is a program: an ELF, PE or Mach-O executable or a `#!` script, by its
     /// first bytes, whatever its type.
     public let isExecutable: Bool
@@ -52,7 +56,7 @@ public struct Resolution: Hashable, Sendable {
         fileName: String, type: TypeIdentifier, mimeType: String, basis: Basis, nameTypes: [TypeIdentifier],
         contentType: TypeIdentifier?,
         contentMIMEType: String?, declaredType: TypeIdentifier?, contradiction: Contradiction?, isExecutable: Bool,
-        isResolved: Bool, isSafe: Bool, warnings: [String], trace: [String]
+        isResolved: Bool, isSafe: Bool, warnings: [String], trace: [String], mismatch: ContentMismatch? = nil
     ) {
         self.fileName = fileName
         self.type = type
@@ -63,6 +67,7 @@ public struct Resolution: Hashable, Sendable {
         self.contentMIMEType = contentMIMEType
         self.declaredType = declaredType
         self.contradiction = contradiction
+        self.mismatch = mismatch
         self.isExecutable = isExecutable
         self.isResolved = isResolved
         self.isSafe = isSafe

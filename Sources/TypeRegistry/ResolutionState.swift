@@ -8,6 +8,7 @@ struct ResolutionState {
     var contentMIMEType: String?
     var declaredType: TypeIdentifier?
     var contradiction: Contradiction?
+    var mismatch: ContentMismatch?
     /// The MIME type the decision settled on, when it names one (a glob's or magic's type).
     var mimeType: String?
     var isExecutable = false
@@ -44,6 +45,7 @@ struct ResolutionState {
             nameTypes: nameTypes, contentType: contentType,
             contentMIMEType: contentMIMEType, declaredType: declaredType, contradiction: contradiction,
             isExecutable: isExecutable,
-            isResolved: isResolved, isSafe: isSafe, warnings: warnings, trace: trace)
+            isResolved: isResolved, isSafe: isSafe, warnings: warnings, trace: trace,
+            mismatch: mismatch)
     }
 }

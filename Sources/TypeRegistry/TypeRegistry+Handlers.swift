@@ -51,13 +51,18 @@ extension TypeRegistry {
     }
 
     /// Where a resolved document goes: the best handler's importer, or the receive folder when
-    /// the resolution is unsafe or unresolved, or when no application takes the type.
+    /// the resolution is unsafe or unresolved, or when no application takes the type; the inbox
+    /// when an application takes the type but the content lacks the type's signature
+    /// (``Resolution/mismatch``): its importer would be handed something else.
     public func importChoice(for resolution: Resolution) -> ImportChoice {
         guard resolution.isSafe else {
             return .receiveFolder(
                 resolution.isResolved ? .unsafe(warnings: resolution.warnings) : .unresolved(resolution.type))
         }
-        if let best = handlers(for: resolution.type, fileName: resolution.fileName).best { return .application(best) }
+        if let best = handlers(for: resolution.type, fileName: resolution.fileName).best {
+            if let mismatch = resolution.mismatch { return .keepInInbox(mismatch, passedOver: best) }
+            return .application(best)
+        }
         return .receiveFolder(.noHandler(resolution.type))
     }
 

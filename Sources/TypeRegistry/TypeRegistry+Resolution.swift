@@ -24,6 +24,10 @@ extension TypeRegistry {
     /// header, or `#!`) is ``Resolution/isExecutable``, and when the name or the declared type says
     /// it is something else, it is a disguise (``Resolution/contradiction``): never safe to import.
     /// A result that is dynamic or merely `public.data` is not resolved, so not safe either.
+    ///
+    /// A type whose files always begin with a signature (``ContentSignature``: JPEG, PNG, GIF, WebP,
+    /// ZIP, PDF) given to content without it is a ``Resolution/mismatch``: the file is not what its
+    /// name says, and it is never handed to that type's importer.
     public func resolve(_ request: ResolutionRequest) -> Resolution {
         var state = ResolutionState(fileName: Self.lastPathComponent(request.fileName))
         if request.isDirectory { return resolveDirectory(request, state: state) }
@@ -91,6 +95,15 @@ extension TypeRegistry {
 
         applyDeclaredType(
             request.declaredType, state: &state, hasContent: request.content != nil && !bytes.isEmpty, isText: isText)
+        if signature == nil, request.content != nil,
+            let mismatch = ContentMismatch.check(
+                claimedType: state.type, fileName: name, byDeclaredType: state.basis == .declaredType, content: bytes,
+                otherwise: isText ? "text" : nil)
+        {
+            state.mismatch = mismatch
+            state.warnings.append("\(name): \(mismatch); it is not handed to an importer")
+            state.trace.append("\(state.type) files begin with the \(mismatch.expected.format) signature; this one does not")
+        }
         finishSafety(&state, signature: signature)
         return state.resolution
     }

@@ -80,6 +80,38 @@ import Glibc
         #expect(!result.stderr.contains("U+5C"), "\(result.stderr)")
     }
 
+    @Test func namesThatAreNotNamesAreNamedWithWhatWillHappen() throws {
+        let dir = TemporaryDirectory("cli-unnamed")
+        let alice = TestMachine("alice", in: dir)
+        FileTree.makeFolder(dir.at("proj"))
+        FileTree.writeText(dir.at("proj/ok.txt"), "ok\n")
+        FileTree.writeText(dir.at("proj/~"), "x\n")
+        FileTree.writeText(dir.at("proj/..."), "x\n")
+        FileTree.writeText(dir.at("proj/ "), "x\n")
+        FileTree.writeText(dir.at("proj/~$Report.docx"), "a lock file: a name\n")
+        let result = alice.run(["send", dir.at("proj"), "--to", "127.0.0.1:9"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot send 3 names that the receiver would refuse"), "\(result.stderr)")
+        #expect(result.stderr.contains("'\(dir.at("proj/~"))': its name begins with '~', which a shell reads as a home folder"))
+        #expect(result.stderr.contains("'\(dir.at("proj/..."))': its name is only dots"))
+        #expect(result.stderr.contains("'\(dir.at("proj/\\u{20}"))': its name is only white space or invisible characters"))
+        #expect(!result.stderr.contains("Report.docx"), "a ~ that no shell expands is a name")
+        #expect(result.stderr.contains("Rename them, or leave them out with --exclude"))
+
+        // A lone item under such a name is refused the same way.
+        let alone = alice.run(["send", dir.at("proj/~"), "--to", "127.0.0.1:9"])
+        #expect(alone.status == 1)
+        #expect(alone.stderr.contains("its name begins with '~', which a shell reads as a home folder"), "\(alone.stderr)")
+
+        // Standard input under such a name is a usage error before anything is read; a text's
+        // name is judged with its .txt added.
+        let piped = alice.run(["send", "-", "--name", "...", "--to", "127.0.0.1:9"], stdin: "data")
+        #expect(piped.status == 64)
+        #expect(piped.stderr.contains("The name '...' would be refused by the receiver: a name in the path is only dots; choose another"), "\(piped.stderr)")
+        let text = alice.run(["send", "--text", "hi", "--name", "~", "--to", "127.0.0.1:9"])
+        #expect(!text.stderr.contains("would be refused"), "'~.txt' is a name: \(text.stderr)")
+    }
+
     @Test func everyOutcomeIsJSONWithTheTargetAsGiven() throws {
         let dir = TemporaryDirectory("cli-json")
         let alice = TestMachine("alice", in: dir)

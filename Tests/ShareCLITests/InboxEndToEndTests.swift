@@ -119,6 +119,87 @@ import Testing
         #expect(FileTree.allPaths(bob.inbox).isEmpty)
     }
 
+    /// A PDF that is also a ZIP archive, named `doc.jpg`: the JPEG application must not get it.
+    @Test func aDocumentWhoseContentIsNotWhatItsNameSaysStaysInTheInbox() async throws {
+        let dir = TemporaryDirectory("inbox-mismatch")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        let photos = dir.at("photos")
+        FileTree.makeFolder(dir.at("Photos"))
+        FileTree.writeText(
+            dir.at("Photos/Info.plist"),
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+              <key>CFBundleIdentifier</key><string>com.example.photos</string>
+              <key>CFBundleName</key><string>Photos</string>
+              <key>CFBundleDocumentTypes</key><array><dict>
+                <key>LSItemContentTypes</key><array><string>public.jpeg</string></array>
+                <key>LSHandlerRank</key><string>Owner</string>
+              </dict></array>
+              <key>ShareImporter</key><dict>
+                <key>Kind</key><string>copy</string><key>Folder</key><string>\(photos)</string>
+              </dict>
+            </dict></plist>
+            """)
+        #expect(await bob.run(["types", "register", dir.at("Photos/Info.plist")]).status == 0)
+        let polyglot = Data("%PDF-1.4\n1 0 obj\n<< >>\nendobj\n".utf8) + Data([0x50, 0x4B, 3, 4, 20, 0, 0, 0, 8, 0])
+            + Data(repeating: 0x41, count: 200)
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1]) + Data(repeating: 0, count: 200)
+        FileManager.default.createFile(atPath: dir.at("doc.jpg"), contents: polyglot)
+        FileManager.default.createFile(atPath: dir.at("photo.jpg"), contents: jpeg)
+        let reason = "named .jpg but its content is a PDF document, so Photos did not get it"
+
+        // As a person sees it: the receiver's own words, and the sender's receipt.
+        let receiver = bob.start(["receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once"])
+        #expect(await receiver.waitForOutput(containing: "on port"))
+        let port = try #require(
+            receiver.stdout.split(separator: " ").drop { $0 != "port" }.dropFirst().first.flatMap { Int($0) })
+        let sent = await alice.run(["send", dir.at("doc.jpg"), dir.at("photo.jpg"), "--to", "127.0.0.1:\(port)"])
+        let received = await receiver.wait(timeout: .seconds(30))
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("  doc.jpg: kept in the receiver's inbox: named .jpg but its content is a PDF document\n"), "\(sent.stdout)")
+        #expect(sent.stdout.contains("  photo.jpg: imported by \"Photos\"\n"), "\(sent.stdout)")
+        #expect(received.status == 0)
+        let id = try #require(
+            try? FileManager.default.contentsOfDirectory(atPath: bob.inbox).first { !$0.hasPrefix(".") })
+        #expect(
+            received.stdout.contains(
+                "  doc.jpg: kept in the inbox as \(id): \(reason) (it is at ~/.local/share/share/Inbox/\(id)/doc.jpg; "
+                    + "'share inbox remove \(id)' deletes it)\n"), "\(received.stdout)")
+        #expect(received.stdout.contains("  photo.jpg: imported by \"Photos\" into \(photos)/photo.jpg\n"), "\(received.stdout)")
+        // The importer ran for the real JPEG only; the forged one is untouched in the inbox.
+        #expect(FileTree.allPaths(photos) == ["photo.jpg"])
+        #expect(FileManager.default.contents(atPath: bob.inbox + "/\(id)/doc.jpg") == polyglot)
+        #expect(await bob.run(["inbox", "list"]).stdout.contains("          failed: \(reason)\n"))
+        #expect(await bob.run(["history"]).stdout.contains(reason), "in the receiver's history")
+        let historyText = await bob.run(["history", "--json"]).stdout
+        let history = try #require(
+            try? JSONSerialization.jsonObject(with: Data(historyText.utf8)) as? [[String: Any]])
+        let recorded = try #require((history.first?["items"] as? [[String: Any]])?.first { $0["name"] as? String == "doc.jpg" })
+        #expect(recorded["outcome"] as? String == "keptInInbox")
+        #expect(recorded["reason"] as? String == reason)
+
+        // As a script sees it: the item's reason and what the content is.
+        let scripted = bob.start([
+            "receive", "--port", "0", "--dir", dir.at("downloads"), "--accept", "all", "--once", "--json",
+        ])
+        let scriptedPort = try #require(await scripted.listeningPort())
+        #expect(await alice.run(["send", dir.at("doc.jpg"), "--to", "127.0.0.1:\(scriptedPort)"]).status == 0)
+        let events = await scripted.wait(timeout: .seconds(30))
+        let item = try #require((jsonLines(events.stdout).last?["items"] as? [[String: Any]])?.first)
+        #expect(item["outcome"] as? String == "keptInInbox")
+        #expect(item["type"] as? String == "public.jpeg")
+        #expect(item["reason"] as? String == reason)
+        #expect(item["application"] is NSNull, "no application was given it")
+        let mismatch = try #require(item["mismatch"] as? [String: Any])
+        #expect(mismatch["claimedType"] as? String == "public.jpeg")
+        #expect(mismatch["extension"] as? String == "jpg")
+        #expect(mismatch["expected"] as? String == "JPEG")
+        #expect(mismatch["found"] as? String == "PDF")
+        #expect(FileTree.allPaths(photos) == ["photo.jpg"])
+    }
+
     @Test func aRemovedEntryIsGoneAndUnknownIdentifiersAreClearErrors() async throws {
         let dir = TemporaryDirectory("inbox-remove")
         let bob = TestMachine("bob", in: dir)

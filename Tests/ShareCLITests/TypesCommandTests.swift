@@ -232,6 +232,16 @@ import Testing
         #expect(misnamed["mimeType"] as? String == "image/jpeg")
         #expect(misnamed["basis"] as? String == "fileName")
         #expect(misnamed["contradiction"] is NSNull)
+        #expect((misnamed["warnings"] as? [String])?.first == "photo.jpg: named .jpg but its content is a PNG image; it is not handed to an importer")
+        // A PDF named .png would reach Paint, which imports PNG: it stays in the inbox instead.
+        _ = FileManager.default.createFile(atPath: dir.at("scan.png"), contents: Data("%PDF-1.7\n".utf8 + png))
+        let forged = try await resolved("scan.png")
+        #expect(forged["destination"] as? String == "inbox")
+        #expect(forged["handler"] is NSNull)
+        #expect(forged["reason"] as? String == "named .png but its content is a PDF document, so Paint did not get it")
+        #expect(
+            await bob.run(["types", "resolve", dir.at("scan.png")]).stdout.contains(
+                "  stays in:     the inbox (named .png but its content is a PDF document, so Paint did not get it)\n"))
         let missing = await bob.run(["types", "resolve", dir.at("nope.bin")])
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: cannot read '\(dir.at("nope.bin"))': No such file or directory\n")

@@ -12,7 +12,7 @@ import Testing
         limits.maxDepth = 4
         let pieces = [
             "a", "b", "é", "名", ".", "..", "...", "/", "/", "/", "\\", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}",
-            "\u{9F}", "\u{A0}", "\u{301}", ".share-", ".share", "-", " ",
+            "\u{9F}", "\u{A0}", "\u{301}", ".share-", ".share", "-", " ", "~", "~", "\u{200B}", "\u{3000}", "$",
         ]
         // A fixed generator, so a failure can be reproduced.
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -32,6 +32,48 @@ import Testing
         }
     }
 
+    /// Names that are not names: nothing to see, only dots, or what a shell reads as a home
+    /// folder. Refused at every depth, as control characters are.
+    @Test func refusesNamesThatAreNotNames() {
+        let cases: [(String, PathProblem)] = [
+            (" ", .blankComponent),
+            ("   ", .blankComponent),
+            ("a/ /b", .blankComponent),
+            ("\u{3000}", .blankComponent),
+            ("\u{200B}", .blankComponent),
+            ("\u{A0}\u{FEFF}", .blankComponent),
+            ("\u{3164}", .blankComponent),
+            ("...", .dotsComponent),
+            ("....", .dotsComponent),
+            ("a/.../b", .dotsComponent),
+            (". .", .dotsComponent),
+            (".\u{200B}.", .dotsComponent),
+            ("~", .homeFolderComponent),
+            ("~/x", .homeFolderComponent),
+            ("~root", .homeFolderComponent),
+            ("~bob/.ssh/authorized_keys", .homeFolderComponent),
+            ("Bundle/~", .homeFolderComponent),
+            ("~+", .homeFolderComponent),
+            ("~-1", .homeFolderComponent),
+            ("~2", .homeFolderComponent),
+            ("~_svc-backup", .homeFolderComponent),
+        ]
+        for (path, problem) in cases {
+            #expect(PathRules.problem(in: path) == problem, "path \(path.debugDescription)")
+        }
+        #expect(PathProblem.homeFolderComponent.description.contains("'~'"))
+    }
+
+    /// What stays allowed: names with a dot or white space among other characters, and a `~`
+    /// that no shell expands.
+    @Test(arguments: [
+        "...txt", "a.", "..a", ".a.", " a", "a ", "a b", "~$Report.docx", "backup~", "a~b", "~ x", "Notes/~$lock.odt",
+        ".~lock.Report.odt#", "x/ .hidden", "名\u{3000}前", "~WRL0001.tmp", "~.txt", "~draft.txt", "~+x", "~1a",
+    ])
+    func acceptsNamesWithDotsSpacesAndTildesAmongOtherCharacters(_ path: String) {
+        #expect(PathRules.problem(in: path) == nil)
+    }
+
     /// Found by fuzzing (FuzzBundlePaths): `/` followed by a combining mark, or preceded by a
     /// prepended concatenation mark such as U+0600, is one Swift `Character`, so splitting on
     /// `Character`s hid the components the kernel sees.

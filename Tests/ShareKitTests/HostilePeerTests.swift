@@ -179,6 +179,27 @@ import Glibc
         }
     }
 
+    /// Names that are not names (a home folder's `~`, only white space, only dots) are refused as
+    /// control characters are: the sender is told which path and why, the receiver reports the same
+    /// reason, and nothing is written.
+    @Test(arguments: [
+        ("~/x", "'~/x' is not a safe name: a name in the path begins with '~', which a shell reads as a home folder"),
+        ("~bob", "'~bob' is not a safe name: a name in the path begins with '~'"),
+        (" ", "'\\u{20}' is not a safe name: a name in the path is only white space or invisible characters"),
+        ("...", "'...' is not a safe name: a name in the path is only dots"),
+    ])
+    func aNameThatIsNotANameIsRefusedWithItsReasonOnBothSides(_ path: String, _ reason: String) throws {
+        let scene = try HostileScene("hostile-unnamed")
+        try scene.run {
+            let offer = RawOffer.frame([.init(path: path, size: 5)])
+            let error = try HostileSender(in: scene.dir).sendAfterHello(offer, to: scene.harness.endpoint)
+            #expect(error?.code == .invalidOffer)
+            #expect(error?.message.contains(reason) == true, "\(error?.message ?? "no error")")
+            let receiverSide = scene.hostileOutcomeText()
+            #expect(receiverSide.contains(reason), "\(receiverSide)")
+        }
+    }
+
     @Test func aNULInANameIsRefusedByTheDecoder() throws {
         let scene = try HostileScene("hostile-nul")
         try scene.run {

@@ -1,4 +1,5 @@
 import Foundation
+import ShareDocuments
 import ShareKit
 import Synchronization
 
@@ -29,6 +30,7 @@ struct StandardInput: Sendable {
         }
         if dashes > 1 { throw parsed.usageError("Standard input ('-') can be sent only once") }
         try Self.checkFileName(name, parsed)
+        try Self.checkAccepted(name, parsed)
         self.name = name
     }
 
@@ -38,6 +40,15 @@ struct StandardInput: Sendable {
             throw parsed.usageError("The name '\(name)' is not a file name (no '/', not '.' or '..')")
         }
         if name.utf8.count > 255 { throw parsed.usageError("The name '\(name)' is longer than 255 bytes") }
+    }
+
+    /// A usage error when the receiver would refuse `name` (docs/PROTOCOL.md §4: control
+    /// characters, only dots or white space, a shell's `~`), said before anything is read.
+    static func checkAccepted(_ name: String, _ parsed: ParsedArguments) throws(UsageError) {
+        if let problem = PathRules.problem(in: name) {
+            throw parsed.usageError(
+                "The name '\(DisplayText.escape(name))' would be refused by the receiver: \(problem); choose another")
+        }
     }
 
     /// Reads standard input to its end into a private temporary file named ``name``. Until

@@ -31,6 +31,7 @@ struct TextNote: Sendable {
             try StandardInput.checkFileName(given, parsed)
             name = given.lowercased().hasSuffix(".txt") ? given : given + ".txt"
             if name.utf8.count > 255 { throw parsed.usageError("The name '\(name)' is longer than 255 bytes") }
+            try StandardInput.checkAccepted(name, parsed)
         }
         self.name = name
         self.text = text

@@ -111,9 +111,12 @@ struct TypesResolveCommand: BlockingCommand {
             ("isResolved", .bool(resolution.isResolved)),
             ("isSafe", .bool(resolution.isSafe)),
             ("isExecutable", .bool(resolution.isExecutable)),
-            ("destination", .string(plan.handler == nil ? "receiveFolder" : "application")),
+            (
+                "destination",
+                .string(plan.handler != nil ? "application" : plan.inboxReason != nil ? "inbox" : "receiveFolder")
+            ),
             ("handler", plan.handler.map { TypesShowCommand.candidateJSON($0) } ?? .null),
-            ("reason", plan.receiveFolderReason.map(JSON.string) ?? .null),
+            ("reason", (plan.receiveFolderReason ?? plan.inboxReason).map(JSON.string) ?? .null),
             ("warnings", .array(plan.warnings.map(JSON.string))),
             ("trace", .array(resolution.trace.map(JSON.string))),
         ])
@@ -143,6 +146,8 @@ struct TypesResolveCommand: BlockingCommand {
                 "\"\(TerminalText.safe(handler.applicationName))\" (\(TerminalText.safe(handler.applicationID))): "
                     + "\(handler.rank.rawValue), \(TerminalText.safe(handler.match.description)); "
                     + TerminalText.safe(TypesText.importer(handler.importer, home: home)))
+        } else if let reason = plan.inboxReason {
+            row("stays in", "the inbox (\(TerminalText.safe(reason)))")
         } else {
             row("goes to", "the receive folder (\(TerminalText.safe(plan.receiveFolderReason ?? "no handler")))")
         }

@@ -18,6 +18,12 @@ enum ReceivedReport {
                 let app = "\"\(TerminalText.safe(result.application?.name ?? "?"))\""
                 let into = path.map { " into " + TerminalText.safe(DisplayPath.abbreviate($0, home: home)) } ?? ""
                 lines.append("  \(name): imported by \(app)\(into)")
+            case .kept(let failure, _) where result.mismatch != nil:
+                let id = result.entry.id
+                let at = item.path.map { "it is at " + TerminalText.safe(DisplayPath.abbreviate($0, home: home)) + "; " }
+                lines.append(
+                    "  \(name): kept in the inbox as \(id): \(TerminalText.safe(failure)) "
+                        + "(\(at ?? "")'share inbox remove \(id)' deletes it)")
             case .kept(let failure, _):
                 let id = result.entry.id
                 lines.append(
@@ -56,8 +62,21 @@ enum ReceivedReport {
             ),
             ("reason", failure.map(JSON.string) ?? .null),
             ("inboxID", failure == nil ? .null : .string(result.entry.id)),
+            ("mismatch", result.mismatch.map(mismatchJSON) ?? .null),
             ("warnings", .array(result.warnings.map(JSON.string))),
         ]
+    }
+
+    /// A document kept from its importer because its content lacks its type's signature.
+    static func mismatchJSON(_ mismatch: ContentMismatch) -> JSON {
+        var ext: JSON = .null
+        if case .fileExtension(let text) = mismatch.claim { ext = .string(text) }
+        return .object([
+            ("claimedType", .string(mismatch.claimedType.rawValue)),
+            ("extension", ext),
+            ("expected", .string(mismatch.expected.format)),
+            ("found", mismatch.found.map { .string($0.format) } ?? .null),
+        ])
     }
 
     /// The JSON of one received item.

@@ -14,7 +14,9 @@ import ShareSystem
 /// a bundle by its extension) and the sender's declared type; ``TypeRegistry/importChoice(for:)``
 /// picks the handler. An importer runs only when the resolution is safe
 /// (``Resolution/isSafe``) and the content is not a program (``Resolution/isExecutable``);
-/// otherwise the document goes to the receive folder with a warning. Nothing received is ever
+/// otherwise the document goes to the receive folder with a warning. A document whose content
+/// lacks the signature of the type its name gives (``Resolution/mismatch``) is not handed to that
+/// type's application: it stays in the inbox, marked failed with the reason. Nothing received is ever
 /// executed or opened: `command` importers are the application's own programs, given the
 /// document's path as an argument.
 ///
@@ -103,6 +105,13 @@ public struct DocumentImporter: Sendable {
             if case .unsafe = reason, warnings.isEmpty { warnings.append("\(name): \(reason)") }
             return ImportPlan(
                 resolution: resolution, handler: nil, receiveFolderReason: reason.description, warnings: warnings)
+        case .keepInInbox(let mismatch, let passedOver):
+            // The reason is the message; the same words as a warning would only repeat it.
+            warnings.removeAll { $0.contains(mismatch.description) }
+            return ImportPlan(
+                resolution: resolution, handler: nil, receiveFolderReason: nil,
+                inboxReason: "\(mismatch), so \(passedOver.applicationName) did not get it", mismatch: mismatch,
+                warnings: warnings)
         }
     }
 
@@ -145,11 +154,13 @@ public struct DocumentImporter: Sendable {
             entry.attempts += 1
             entry.lastAttemptAt = Date()
             try? inbox.save(entry)
-            return ImportResult(
+            var result = ImportResult(
                 entry: entry, type: plan.resolution.type.rawValue, application: plan.application,
                 receiveFolderReason: plan.receiveFolderReason,
                 outcome: .kept(failure: error.message, timedOut: error.timedOut),
                 warnings: warnings)
+            result.mismatch = plan.mismatch
+            return result
         }
         TestPause.at("imported")
         do {
@@ -235,6 +246,7 @@ public struct DocumentImporter: Sendable {
                 mode: $0, seconds: entry.folderModificationSeconds ?? 0,
                 nanoseconds: entry.folderModificationNanoseconds ?? 0)
         }
+        if let reason = plan.inboxReason { throw ImportFailure(reason) }
         guard let handler = plan.handler else {
             do {
                 if let openedReceiveFolder {

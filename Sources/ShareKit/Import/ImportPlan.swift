@@ -8,6 +8,11 @@ public struct ImportPlan: Sendable {
     public var handler: HandlerCandidate?
     /// Why it goes to the receive folder, when it does.
     public var receiveFolderReason: String?
+    /// Why it stays in the inbox without an importer running (its content is not what its name
+    /// says), when it does; ``handler`` is then nil.
+    public var inboxReason: String?
+    /// The mismatch behind ``inboxReason``.
+    public var mismatch: ContentMismatch?
     /// Warnings to show (the resolution's, and why an application was passed over).
     public var warnings: [String]
 

@@ -1,4 +1,5 @@
 public import ShareWire
+public import TypeRegistry
 
 /// The application an import was (or is being) handed to.
 public struct ImportApplication: Sendable, Hashable {
@@ -41,6 +42,9 @@ public struct ImportResult: Sendable {
     public var outcome: Outcome
     /// What the user should know about its type (a contradicting name, a disguised program, …).
     public var warnings: [String]
+    /// Set when it stays in the inbox because its content lacks the signature of the type its name
+    /// gives: no importer ran.
+    public var mismatch: ContentMismatch?
 
     /// Creates a result.
     public init(
@@ -79,6 +83,7 @@ public struct ImportResult: Sendable {
         case .receiveFolder(let path): return ReceiptItem(.placed, DisplayPath.abbreviate(path, home: home))
         case .imported: return ReceiptItem(.imported, name)
         case .kept(_, let timedOut):
+            if let mismatch { return ReceiptItem(.keptInInbox, mismatch.description) }
             if application == nil { return ReceiptItem(.keptInInbox, "it could not be placed in the receive folder") }
             if entry.needsPassword { return ReceiptItem(.keptInInbox, "\(name) needs the document's password") }
             return ReceiptItem(.keptInInbox, "\(name) \(timedOut ? "did not finish in time" : "could not import it")")

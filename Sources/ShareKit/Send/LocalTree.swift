@@ -145,8 +145,8 @@ private struct Scanner {
         shownRoot = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         absoluteRoot = absolute
         if let problem = PathRules.problem(in: name) {
-            if case .forbiddenCharacter = problem {
-                noteBadName(shown: shownRoot, exclude: nil, name: name)
+            if Self.isRenamable(problem) {
+                noteBadName(shown: shownRoot, exclude: nil, name: name, problem: problem)
                 return
             }
             throw .cannotOffer("cannot send '\(DisplayText.escape(path))': its name is not allowed (\(problem))")
@@ -202,11 +202,12 @@ private struct Scanner {
                 excludedCount += 1
                 continue
             }
-            if PathRules.problem(inComponent: Substring(name)) == nil, name.unicodeScalars.contains(where: PathRules.isForbidden) {
-                noteBadName(shown: shown(components), exclude: Self.anchoredPattern(components), name: name)
+            let problem = PathRules.problem(inComponent: Substring(name))
+            if problem.map(Self.isRenamable) ?? name.unicodeScalars.contains(where: PathRules.isForbidden) {
+                noteBadName(shown: shown(components), exclude: Self.anchoredPattern(components), name: name, problem: problem)
                 continue
             }
-            if let problem = PathRules.problem(inComponent: Substring(name)) {
+            if let problem {
                 throw .cannotOffer("cannot send '\(DisplayText.escape(shown(components)))': its name is not allowed (\(problem))")
             }
             switch kind {
@@ -275,9 +276,30 @@ private struct Scanner {
         skipped.append(SkippedFile(path: shown(components), kind: kind, reason: "\(what): share sends only files, folders and links"))
     }
 
-    mutating func noteBadName(shown: String, exclude: String?, name: String) {
+    /// Problems of a name its owner fixes by renaming the file, listed all at once: forbidden
+    /// characters, and names that are not names (only dots or white space, a home folder's `~`).
+    static func isRenamable(_ problem: PathProblem) -> Bool {
+        switch problem {
+        case .forbiddenCharacter, .blankComponent, .dotsComponent, .homeFolderComponent: true
+        default: false
+        }
+    }
+
+    mutating func noteBadName(shown: String, exclude: String?, name: String, problem: PathProblem? = nil) {
         badNameCount += 1
         guard badNames.count < Self.badNamesShown else { return }
+        switch problem {
+        case .blankComponent?:
+            badNames.append((shown, exclude ?? "", "its name is only white space or invisible characters"))
+            return
+        case .dotsComponent?:
+            badNames.append((shown, exclude ?? "", "its name is only dots"))
+            return
+        case .homeFolderComponent?:
+            badNames.append((shown, exclude ?? "", "its name begins with '~', which a shell reads as a home folder"))
+            return
+        default: break
+        }
         let characters = name.unicodeScalars.filter(PathRules.isForbidden)
         var described: [String] = []
         for scalar in characters where !described.contains(Self.characterName(scalar)) {
@@ -289,7 +311,10 @@ private struct Scanner {
     /// Every refused name at once, with what to do.
     func badNamesMessage() -> String {
         let count = badNameCount == 1 ? "a name" : "\(badNameCount) names"
-        var lines = ["cannot send \(count) that the receiver would refuse (share does not send backslashes or control characters in names):"]
+        var lines = [
+            "cannot send \(count) that the receiver would refuse (share does not send backslashes or control characters "
+                + "in names, nor names that are only dots or white space, or that a shell reads as a home folder like '~'):"
+        ]
         for bad in badNames { lines.append("  '\(DisplayText.escape(bad.shown))': \(bad.problem)") }
         if badNameCount > badNames.count { lines.append("  ... and \(badNameCount - badNames.count) more") }
         let example = badNames.first { !$0.exclude.isEmpty }.map { " (e.g. --exclude '\($0.exclude)')" } ?? ""

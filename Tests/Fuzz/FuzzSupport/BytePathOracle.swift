@@ -23,9 +23,28 @@ public enum BytePathOracle {
             if component.elementsEqual([0x2E]) { return "a '.' component" }
             if component.elementsEqual([0x2E, 0x2E]) { return "a '..' component" }
             if component.count > limits.maxComponentBytes { return "a component of \(component.count) bytes" }
+            let scalars = String(decoding: component, as: UTF8.self).unicodeScalars
+            let unseen = scalars.allSatisfy {
+                $0 == "." || $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint
+            }
+            if unseen { return "a component of only dots, white space and invisible characters" }
+            if isHomeFolder(Array(component)) { return "a component a shell reads as a home folder" }
         }
         if components[0].starts(with: Array(".share-".utf8)) { return "a reserved top-level name" }
         return nil
+    }
+
+    /// `~`, `~` and a user name (`[A-Za-z_][A-Za-z0-9_-]*`), or a folder-stack form (`~+`, `~-`,
+    /// `~N`, `~+N`, `~-N`), on bytes.
+    static func isHomeFolder(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first == 0x7E else { return false }
+        let rest = bytes.dropFirst()
+        let digits = Array("0123456789".utf8)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_".utf8)
+        guard let first = rest.first else { return true }
+        if first == 0x2B || first == 0x2D { return rest.dropFirst().allSatisfy(digits.contains) }
+        if digits.contains(first) { return rest.allSatisfy(digits.contains) }
+        return letters.contains(first) && rest.allSatisfy { letters.contains($0) || digits.contains($0) || $0 == 0x2D }
     }
 
     /// The components of `path` between `/` bytes.
