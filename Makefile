@@ -10,7 +10,7 @@ PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
             libldns-dev bind9 bind9-dnsutils libzstd-dev \
             libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base \
-            bash-completion zsh fish desktop-file-utils python3-jsonschema python3-pip
+            bash-completion zsh fish desktop-file-utils python3-jsonschema python3-pip libhttp-parser-dev
 
 # Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
 BENCH_PACKAGES := libglib2.0-bin

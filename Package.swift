@@ -60,6 +60,7 @@ let package = Package(
         .systemLibrary(name: "CShareLDNS"),  // libldns-dev: RFC 2136 updates signed with TSIG
         .systemLibrary(name: "CShareDBus"),  // libdbus-1-dev
         .systemLibrary(name: "CShareSystemd"),  // libsystemd-dev: sd_notify
+        .systemLibrary(name: "CShareHTTPParser"),  // libhttp-parser-dev: HTTP/1.1 for LocalSend
         // Zstandard: per-chunk compression of DATA frames (docs/PROTOCOL.md §8). Linked (small, and every
         // transfer uses it).
         .systemLibrary(
@@ -99,6 +100,7 @@ let package = Package(
         .target(name: "ShareUnicode", dependencies: ["CShareICU", "CShareLibrary"]),
         .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
         .target(name: "ShareSystemd", dependencies: ["CShareSystemd", "CShareLibrary"]),
+        .target(name: "ShareHTTP", dependencies: ["CShareHTTPParser", "CShareLibrary"]),
         .target(name: "ShareNotifications", dependencies: ["CShareDBus", "CShareLibrary"], swiftSettings: dbusHeaders),
 
         // Use cases and the command line.
@@ -107,7 +109,7 @@ let package = Package(
             dependencies: [
                 "ShareTransport", "ShareDiscovery", "ShareDNS", "ShareDNSUpdate", "ShareTLS", "ShareWire",
                 "ShareDocuments", "TypeRegistry", "ShareArchive", "ShareUnicode", "ShareCompression", "ShareSystem",
-                "ShareLocalSend",
+                "ShareLocalSend", "ShareHTTP",
             ]
         ),
         .target(
@@ -142,6 +144,7 @@ let package = Package(
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire", "ShareDocuments"]),
         .testTarget(name: "ShareLocalSendTests", dependencies: ["ShareLocalSend"]),
+        .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),
