@@ -90,15 +90,23 @@ shows to compress), at a level that follows how fast the link takes the data;
 the receiver checks the SHA-256 of the original bytes. --no-compress, or 'share
 config set compression off', sends every byte as it is.
 
-USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]
+A LocalSend device (a phone or computer running the LocalSend app, as 'share
+peers' lists it) is sent to by its name when no share receiver has that name, or
+as localsend://HOST[:PORT]. Its certificate must match the fingerprint it
+announced (by address: the one seen there the first time), or nothing is sent;
+LocalSend cannot prove who a device is, so it is never verified. --pin gives the
+PIN it may ask for.
+
+USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
 
 ARGUMENTS:
   [<path> ...]            Files and folders to send; '-' for standard input
                           (with --name).
 
 OPTIONS:
-  --to <peer>             A receiver: a name, a fingerprint prefix, or HOST:PORT
-                          (e.g. 192.168.1.20:47321). Repeat to send to several.
+  --to <peer>             A receiver: a name, a fingerprint prefix, HOST:PORT
+                          (e.g. 192.168.1.20:47321), or a LocalSend device (its
+                          name, or localsend://HOST). Repeat to send to several.
   --text <text>           A short text to send; the receiver keeps it as a .txt
                           document.
   --name <name>           The name standard input ('-'), else the --text, gets
@@ -115,6 +123,10 @@ OPTIONS:
                           10M, 2MiB), to each peer.
   --no-compress           Send every byte as it is: no zstd, whatever the
                           setting 'compression' says.
+  --pin <pin>             The PIN a LocalSend device asks for before it takes
+                          files.
+  --pin-file <file>       Read the LocalSend PIN from the first line of this
+                          file (kept out of ps).
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.

@@ -18,9 +18,12 @@ struct LocalSendDaemon {
     let home: String
 
     /// Starts localsendd on `host` as `alias`, accepting without a person (`--unattended`).
-    init(on host: String, of lan: SimulatedLAN, alias: String, deviceType: String = "mobile", in dir: TemporaryDirectory) throws {
+    init(
+        on host: String, of lan: SimulatedLAN, alias: String, deviceType: String = "mobile", pin: String? = nil,
+        home folder: String? = nil, in dir: TemporaryDirectory
+    ) throws {
         let installation = try #require(Self.installation, "localsendd is not installed: run 'make localsendd'")
-        home = dir.at("localsend-\(host)")
+        home = dir.at(folder ?? "localsend-\(host)")
         FileTree.makeFolder(home + "/Downloads")
         controlSocket = home + "/control.sock"
         process = try lan.run(
@@ -28,7 +31,7 @@ struct LocalSendDaemon {
             [
                 "-m", "localsendd", "--alias", alias, "--device-type", deviceType, "--download-dir", home + "/Downloads",
                 "--socket", controlSocket, "--unattended", "--log-time",
-            ],
+            ] + (pin.map { ["--pin", $0] } ?? []),
             environment: ["PYTHONPATH": installation, "HOME": home, "XDG_CONFIG_HOME": home + "/.config"],
             label: "localsendd on \(host)")
     }
@@ -50,5 +53,14 @@ struct LocalSendDaemon {
         return (try? JSONSerialization.jsonObject(with: Data(output))) as? [[String: Any]] ?? []
     }
 
+    /// Where it puts what it receives.
+    var downloads: String { home + "/Downloads" }
+
     func stop() { process.terminate() }
+
+    /// Stops it and waits until it is gone (its port is free again).
+    func stopAndWait() async {
+        process.terminate()
+        _ = await process.exitStatus(within: .seconds(10))
+    }
 }

@@ -14,12 +14,16 @@ struct EnvironmentWaits {
     /// `SHARE_LOCALSEND_WAIT`: how long `share peers` listens for LocalSend devices (1 s otherwise;
     /// 0 does not look for them).
     let localSendDiscovery: Duration
+    /// How long `share send` listens for a LocalSend device that a `--to` names, when no share
+    /// receiver has that name: `SHARE_LOCALSEND_WAIT` too, else 2 s.
+    let localSendLookup: Duration
 
     init(_ environment: [String: String]) {
         prompt = Self.seconds("SHARE_PROMPT_TIMEOUT", in: environment) ?? .seconds(300)
         stall = Self.seconds("SHARE_STALL_TIMEOUT", in: environment)
         partialKeep = Self.seconds("SHARE_PARTIAL_KEEP", in: environment, allowingZero: true) ?? PartialStore.defaultKeep
         localSendDiscovery = Self.seconds("SHARE_LOCALSEND_WAIT", in: environment, allowingZero: true) ?? .seconds(1)
+        localSendLookup = Self.seconds("SHARE_LOCALSEND_WAIT", in: environment, allowingZero: true) ?? .seconds(2)
     }
 
     /// The kept transfers of `inbox`, kept for ``partialKeep``.

@@ -61,6 +61,12 @@ struct SendCommand: ShareCommand {
             compress), at a level that follows how fast the link takes the data; the receiver checks \
             the SHA-256 of the original bytes. --no-compress, or 'share config set compression off', \
             sends every byte as it is.
+
+            A LocalSend device (a phone or computer running the LocalSend app, as 'share peers' \
+            lists it) is sent to by its name when no share receiver has that name, or as \
+            localsend://HOST[:PORT]. Its certificate must match the fingerprint it announced (by \
+            address: the one seen there the first time), or nothing is sent; LocalSend cannot prove \
+            who a device is, so it is never verified. --pin gives the PIN it may ask for.
             """,
         arguments: [
             ArgumentSpec(
@@ -70,7 +76,8 @@ struct SendCommand: ShareCommand {
         options: [
             .value(
                 "to", "peer",
-                help: "A receiver: a name, a fingerprint prefix, or HOST:PORT (e.g. 192.168.1.20:47321). Repeat to send to several.",
+                help: "A receiver: a name, a fingerprint prefix, HOST:PORT (e.g. 192.168.1.20:47321), or a LocalSend "
+                    + "device (its name, or localsend://HOST). Repeat to send to several.",
                 repeating: true),
             .value("text", "text", help: "A short text to send; the receiver keeps it as a .txt document."),
             .value("name", "name", help: "The name standard input ('-'), else the --text, gets on the receiver."),
@@ -85,11 +92,13 @@ struct SendCommand: ShareCommand {
             .flag("follow-links", short: "L", help: "Send what symbolic links inside the folders point to, instead of the links."),
             .value("limit-rate", "rate", help: "Send at most this many bytes per second (e.g. 500k, 10M, 2MiB), to each peer."),
             .flag("no-compress", help: "Send every byte as it is: no zstd, whatever the setting 'compression' says."),
+            .value("pin", "pin", help: "The PIN a LocalSend device asks for before it takes files."),
+            .value("pin-file", "file", help: "Read the LocalSend PIN from the first line of this file (kept out of ps)."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
         usageOverride:
             "[<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] "
-            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--json]"
+            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]"
     )
 
     let paths: [String]
@@ -102,9 +111,20 @@ struct SendCommand: ShareCommand {
     let retry: RetryPolicy?
     let scanOptions: ScanOptions
     let rateLimit: UInt64?
+    /// The PIN for LocalSend devices that ask for one (`--pin`, or the first line of `--pin-file`).
+    let pin: String?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         rateLimit = try LimitRate.parse(parsed)
+        if let file = parsed.value("pin-file") {
+            if parsed.value("pin") != nil { throw parsed.usageError("--pin and --pin-file cannot be used together") }
+            guard let data = FileManager.default.contents(atPath: file), data.count <= 4096,
+                let line = String(data: data, encoding: .utf8)?.split(whereSeparator: \.isNewline).first, !line.isEmpty
+            else { throw parsed.usageError("The file '\(file)' for '--pin-file' cannot be read or holds no PIN") }
+            pin = String(line)
+        } else {
+            pin = parsed.value("pin")
+        }
         paths = parsed.positionals
         json = parsed.flag("json")
         noCompress = parsed.flag("no-compress")
@@ -173,13 +193,30 @@ struct SendCommand: ShareCommand {
         } catch {
             throw CLIError(TerminalText.safe(error.description))
         }
-        let (targets, resolved) = try await PeerTargets.resolveOrPick(self.targets, console: console, node: node)
-        if targets.isEmpty {
+        // LocalSend devices: named localsend://HOST[:PORT], or by a name no share receiver answers to.
+        var (shareTargets, localSendTargets) = LocalSendDelivery.split(self.targets)
+        var (targets, resolved) =
+            shareTargets.isEmpty && !self.targets.isEmpty
+            ? ([], []) : try await PeerTargets.resolveOrPick(shareTargets, console: console, node: node)
+        let unknown = zip(targets, resolved).compactMap { target, result -> String? in
+            if case .failure(let error) = result, error.outcome == "notFound" { return target }
+            return nil
+        }
+        let claimed = await LocalSendDelivery.claim(
+            unknown, node: node, wait: EnvironmentWaits(console.environment).localSendLookup)
+        if !claimed.isEmpty {
+            let kept = targets.indices.filter { claimed[targets[$0]] == nil }
+            localSendTargets += targets.compactMap { name in claimed[name].map { LocalSendDelivery.Target(text: name, device: $0) } }
+            (targets, resolved) = (kept.map { targets[$0] }, kept.map { resolved[$0] })
+            shareTargets = targets
+        }
+        if targets.isEmpty && localSendTargets.isEmpty {
             // Escape in the picker: choosing not to send is no failure.
             console.err("Nothing sent.\n")
             return ExitCode.success
         }
-        if targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
+        let everyTarget = targets.count + localSendTargets.count
+        if everyTarget == 1, targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
         let board = ProgressBoard(console: console, labels: destinations.map(\.label))
         let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
@@ -191,6 +228,10 @@ struct SendCommand: ShareCommand {
             cancellation.cancel()
         }
         defer { signals.cancel() }
+        // LocalSend devices are sent to at the same time as share's receivers.
+        let delivery = LocalSendDelivery(node: node, pin: pin, cancellation: cancellation)
+        let toLocalSend = localSendTargets
+        let localSendRun = Task { await delivery.send(prepared, to: toLocalSend) }
         // Several receivers: the files are read and hashed once for all of them.
         let source = destinations.count > 1 ? SharedSource(prepared) : nil
         // Whom each send reached, for the report and the history of a send that does not complete.
@@ -275,7 +316,7 @@ struct SendCommand: ShareCommand {
                 failures.append(error.outcomeCode)
                 report(
                     failureOf: target, peer: .null, outcome: error.outcomeCode, message: error.message, console: console,
-                    single: targets.count == 1)
+                    single: everyTarget == 1)
                 continue
             case .success(let resolved):
                 destination = resolved
@@ -293,7 +334,7 @@ struct SendCommand: ShareCommand {
                 noteIfUnverified(report, destination: destination, node: node, console: console)
             case .failure(let error):
                 failures.append(error.outcome)
-                if targets.count == 1 && !json {
+                if everyTarget == 1 && !json {
                     if let signal = interrupted.withLock({ $0 }) {
                         console.error(error.description)
                         return 128 + signal
@@ -303,13 +344,15 @@ struct SendCommand: ShareCommand {
                 let reached = greeted.withLock { $0[destinations.firstIndex { $0.target == destination.target } ?? 0] }
                 report(
                     failureOf: destination.target, peer: ReportJSON.peer(destination, greeted: reached), outcome: error.outcome,
-                    message: error.description, console: console, single: targets.count == 1)
+                    message: error.description, console: console, single: everyTarget == 1)
             }
         }
+        failures += LocalSendDelivery.report(
+            await localSendRun.value, for: localSendTargets, json: json, single: everyTarget == 1, console: console)
         if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
         if failures.isEmpty { return ExitCode.success }
         // 69 only when nothing could be done for want of avahi-daemon; any other failure is 1.
-        return failures.count == targets.count && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
+        return failures.count == everyTarget && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
     }
 
     /// Says that sending to `target` failed: as JSON (and on stderr when it is the only target), or

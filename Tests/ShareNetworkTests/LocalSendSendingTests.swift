@@ -1,0 +1,72 @@
+import Foundation
+import ShareTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `share send` to an independent LocalSend receiver (localsendd) on a simulated LAN: by the name it
+/// announces and by address, with its certificate checked before any request, and its PIN.
+@Suite(.serialized, .enabled(if: SimulatedLAN.networkShouldRun, SimulatedLAN.networkSkipNote))
+struct LocalSendSendingTests {
+    @Test func filesAndAFolderArriveIntactByNameAndByAddress() async throws {
+        let dir = TemporaryDirectory("localsend-send")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: LocalSendDiscoveryTests.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        FileTree.writeFile(dir.at("photo.jpg"), size: 3_000_000, seed: 5)
+        FileTree.makeFolder(dir.at("Trip"))
+        FileTree.writeText(dir.at("Trip/notes ünï.txt"), "day one\n")
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Ana's phone", in: dir)
+        defer { phone.stop() }
+        _ = try await phone.fingerprint()
+
+        let byName = try await lan.runShare(
+            on: "desk", as: user, ["send", dir.at("photo.jpg"), dir.at("Trip"), "--to", "Ana's phone", "--json"])
+        #expect(byName.status == 0, "\(byName.stderr)")
+        let report = try #require(jsonObject(byName.stdout))
+        #expect(report["outcome"] as? String == "sent")
+        #expect(report["protocol"] as? String == "localsend")
+        #expect(report["files"] as? Int == 2)
+        #expect((report["peer"] as? [String: Any])?["verified"] as? Bool == false)
+        #expect(FileTree.digest(phone.downloads + "/photo.jpg") == FileTree.digest(dir.at("photo.jpg")))
+        // localsendd keeps only the last part of a name (a LocalSend receiver's choice).
+        #expect(FileTree.readText(phone.downloads + "/notes ünï.txt") == "day one\n")
+
+        let address = "localsend://\(try lan.ipv4("phone"))"
+        let byAddress = try await lan.runShare(on: "desk", as: user, ["send", dir.at("Trip/notes ünï.txt"), "--to", address])
+        #expect(byAddress.status == 0, "\(byAddress.stderr)")
+        #expect(byAddress.stdout.hasPrefix("Sent 1 file to \"\(try lan.ipv4("phone")):53317\" (LocalSend device, not verified)"))
+
+        // Another device (a new certificate) at the same address: refused before any request.
+        await phone.stopAndWait()
+        let impostor = try LocalSendDaemon(on: "phone", of: lan, alias: "Ana's phone", home: "impostor", in: dir)
+        defer { impostor.stop() }
+        _ = try await impostor.fingerprint()
+        let refused = try await lan.runShare(on: "desk", as: user, ["send", dir.at("photo.jpg"), "--to", address, "--json"])
+        #expect(refused.status == 1)
+        #expect(jsonObject(refused.stdout)?["outcome"] as? String == "identityMismatch", "\(refused.stdout)")
+        #expect(refused.stderr.contains("presented another certificate"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: impostor.downloads + "/photo.jpg"), "nothing was sent")
+    }
+
+    @Test func aPinIsAskedForAndGiven() async throws {
+        let dir = TemporaryDirectory("localsend-pin")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: LocalSendDiscoveryTests.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        FileTree.writeText(dir.at("a.txt"), "for the phone\n")
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Locked phone", pin: "4321", in: dir)
+        defer { phone.stop() }
+        _ = try await phone.fingerprint()
+
+        let without = try await lan.runShare(on: "desk", as: user, ["send", dir.at("a.txt"), "--to", "Locked phone"])
+        #expect(without.status == 1)
+        #expect(without.stderr.contains("asks for a PIN, or the PIN was wrong: give it with --pin"), "\(without.stderr)")
+        FileTree.writeText(dir.at("pin"), "4321\n")
+        let with = try await lan.runShare(on: "desk", as: user, ["send", dir.at("a.txt"), "--to", "Locked phone", "--pin-file", dir.at("pin")])
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(FileTree.readText(phone.downloads + "/a.txt") == "for the phone\n")
+    }
+}
