@@ -84,6 +84,36 @@ struct ForgedDiscoveryTests {
         #expect(!FileManager.default.fileExists(atPath: dir.at("trapped")), "nothing connected to the loopback")
     }
 
+    @Test func aServiceThatAdvertisesAVerifiedKeyIsListedAsAClaimNeverAsVerified() async throws {
+        let lan = try SimulatedLAN(hosts: ["a", "b"], prefix: SimulatedLAN.networkPrefix)
+        defer { lan.down() }
+        try lan.stopAvahi("a")
+        let dir = TemporaryDirectory("net-forged-claim")
+        let bob = LANUser("bob", in: dir)
+        // bob verified "desk", whose key begins with the prefix the responder copies into its TXT.
+        let deskKey = Self.fingerprint + String(repeating: "cd", count: 16)
+        FileTree.makeFolder(bob.home + "/.config/share")
+        FileTree.writeText(
+            bob.home + "/.config/share/trust.json",
+            #"{"blocked":[],"peers":[{"fingerprint":"\#(deskKey)","name":"desk","firstSeen":"2026-01-01T00:00:00Z","verification":"code"}]}"#)
+        let address = try lan.ipv4("a")
+        let responder = try await announce(
+            lan, on: "a",
+            ["--name", "desk", "--host", "desk", "--port", "47321", "--address", address, "--txt", "v=2", "--txt", "fp=\(Self.fingerprint)"])
+        defer { responder.terminate() }
+
+        let listed = try await peers(lan, on: "b", as: bob)
+        let desk = try #require(listed.first { $0["name"] as? String == "desk" }, "\(listed)")
+        #expect(desk["verified"] as? Bool == false, "no connection proved the key: \(desk)")
+        #expect(desk["verifiedAs"] == nil)
+        #expect(desk["claimsKeyOf"] as? String == deskKey)
+        #expect(desk["claimedVerifiedName"] as? String == "desk")
+        let table = try await lan.runShare(on: "b", as: bob, ["peers", "--wait", "5"])
+        let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("desk ") }, "\(table.stdout)")
+        #expect(row.hasSuffix("claims to be your verified \"desk\""), "\(row)")
+        #expect(!row.contains("verified as") && !row.hasSuffix(" verified"))
+    }
+
     @Test func aThousandServicesAreCappedAndFlappingIsCoalesced() async throws {
         let lan = try SimulatedLAN(hosts: ["a", "b"], prefix: SimulatedLAN.networkPrefix)
         defer { lan.down() }

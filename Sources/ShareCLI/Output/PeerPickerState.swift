@@ -97,10 +97,9 @@ struct PeerPickerState {
             let name = TerminalText.safe(peer.name)
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
             var detail = peer.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
-            if let pinned = peer.pinnedName {
-                detail += pinned == peer.name ? "  verified" : "  verified as \"\(TerminalText.safe(pinned))\""
-            }
-            if let namesake = peer.claimsNameOf {
+            if let claimed = peer.claimsKeyOf {
+                detail += "  " + PeerTable.claim(claimed)
+            } else if let namesake = peer.claimsNameOf {
                 detail += "  not the \"\(TerminalText.safe(namesake.name))\" you verified"
             } else if peer.mixesScripts {
                 detail += "  mixes scripts in its name"
