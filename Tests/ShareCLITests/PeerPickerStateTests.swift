@@ -97,8 +97,8 @@ import Testing
         _ = state.handle(.space)
         let lines = state.render(searching: false)
         #expect(lines[1] == "Filter: ")
-        #expect(lines[2] == "  [ ] desk    10.0.0.4")
-        #expect(lines[3] == "> [x] laptop  10.0.0.6")
+        #expect(lines[2] == "  [ ] desk    10.0.0.4  ABAB ABAB")
+        #expect(lines[3] == "> [x] laptop  10.0.0.6  ABAB ABAB")
     }
 
     /// Two machines verified as "vm" (key 7a…) and "vm #2" (key b2…).
@@ -117,7 +117,26 @@ import Testing
         var state = PeerPickerState()
         state.update([Self.peer("vm", fingerprint: String(repeating: "b2", count: 16), trust: Self.verifiedVMs)])
         let row = state.render(searching: false)[2]
-        #expect(row == "> [ ] vm  10.0.0.2  claims to be your verified \"vm #2\"", "\(row)")
+        #expect(row == "> [ ] vm  10.0.0.2  B2B2 B2B2  claims to be your verified \"vm #2\"", "\(row)")
         #expect(!row.contains(" verified as"))
+    }
+
+    @Test func aChosenRowIsAKeyAndStopsBeingChosenWhenTheNamesSwap() {
+        let a = String(repeating: "7a", count: 16)
+        let b = String(repeating: "b2", count: 16)
+        var state = PeerPickerState()
+        state.update([
+            Self.peer("vm", fingerprint: a, trust: Self.verifiedVMs), Self.peer("vm #2", fingerprint: b, trust: Self.verifiedVMs),
+        ])
+        _ = state.handle(.space)
+        #expect(state.render(searching: false).contains("  1 chosen"))
+        // The machines restart and swap names while the list is shown.
+        let swapped = [
+            Self.peer("vm", fingerprint: b, trust: Self.verifiedVMs), Self.peer("vm #2", fingerprint: a, trust: Self.verifiedVMs),
+        ]
+        state.update(swapped)
+        #expect(state.chosen.isEmpty, "the row chosen was the key 7a…, which no row called vm has now")
+        // Enter sends to the row under the cursor, as it is now: its key, not the name's old one.
+        #expect(state.handle(.enter) == .chosen([swapped[0]]))
     }
 }
