@@ -88,6 +88,70 @@ struct ChoosingReceiversTests {
         #expect(FileTree.readText(carol.home + "/Downloads/note (2).txt") == "picked\n")
     }
 
+    /// `share receive --name vm` on `host`, once it is published as `published` (Avahi renames the
+    /// second of two), and the key it listens with.
+    func vm(_ lan: SimulatedLAN, on host: String, user: User, published: String) async throws -> (HostProcess, String) {
+        let process = try lan.run(
+            on: host, ShareBinary.path, ["receive", "--name", "vm", "--accept", "everyone", "--json", "--port", "0"],
+            environment: user.environment, label: "receive on \(host)")
+        let listening = try await process.waitForLine("listening", within: .seconds(20)) { $0.contains("\"event\":\"listening\"") }
+        let key = (try? JSONSerialization.jsonObject(with: Data(listening.line.utf8)) as? [String: Any])?["fingerprint"] as? String
+        _ = try await process.waitForLine("published as \(published)", within: .seconds(20)) {
+            $0.contains("\"event\":\"published\"") && $0.contains("\"name\":\"\(published)\"")
+        }
+        return (process, key ?? "")
+    }
+
+    @Test func aChosenRowIsSentToTheMachineItShowsAfterSameNameMachinesSwappedNames() async throws {
+        let lan = try SimulatedLAN(hosts: ["a", "b", "c"], prefix: Self.prefix)
+        defer { lan.down() }
+        let dir = TemporaryDirectory("picker-swap")
+        let alice = User("alice", in: dir)
+        let bob = User("bob", in: dir)
+        let carol = User("carol", in: dir)
+        FileTree.writeText(dir.at("note.txt"), "picked\n")
+
+        // Two machines called "vm": alice's takes the name, carol's becomes "vm #2", and bob
+        // verifies each as he sees it.
+        var (first, aliceKey) = try await vm(lan, on: "a", user: alice, published: "vm")
+        var (second, carolKey) = try await vm(lan, on: "c", user: carol, published: "vm #2")
+        FileTree.makeFolder(bob.home + "/.config/share")
+        FileTree.writeText(
+            bob.home + "/.config/share/trust.json",
+            #"{"blocked":[],"peers":["#
+                + [(aliceKey, "vm"), (carolKey, "vm #2")].map { key, name in
+                    #"{"fingerprint":"\#(key)","name":"\#(name)","firstSeen":"2026-01-01T00:00:00Z","verification":"code"}"#
+                }.joined(separator: ",") + "]}")
+
+        // They restart in the other order and swap names.
+        first.terminate()
+        second.terminate()
+        _ = await first.exitStatus(within: .seconds(10))
+        _ = await second.exitStatus(within: .seconds(10))
+        (second, _) = try await vm(lan, on: "c", user: carol, published: "vm")
+        defer { second.terminate() }
+        (first, _) = try await vm(lan, on: "a", user: alice, published: "vm #2")
+        defer { first.terminate() }
+
+        // The first row is "vm", carol's machine now; the second "vm #2", alice's. Each row goes to
+        // the machine it shows.
+        for (keys, row, verifiedAs, downloads, other) in [
+            ("", "vm", "vm #2", carol.home, alice.home), ("\u{1B}[B", "vm #2", "vm", alice.home, carol.home),
+        ] {
+            let picker = terminal(lan, on: "b", user: bob, ["send", dir.at("note.txt")])
+            #expect(picker.waitForOutput(containing: "claims to be your verified \"vm #2\""), "\(picker.output)")
+            #expect(picker.waitForOutput(containing: "claims to be your verified \"vm\""), "\(picker.output)")
+            picker.type(keys + "\r")
+            #expect(picker.wait(timeout: .seconds(60)) == 0, "\(picker.output)")
+            #expect(
+                picker.output.contains("Sent 1 item to \"\(verifiedAs)\" (verified), calling itself \"\(row)\""), "\(picker.output)")
+            #expect(!picker.output.contains("not visible nearby"))
+            #expect(FileTree.readText(downloads + "/Downloads/note.txt") == "picked\n", "the row \(row) went to its machine")
+            #expect(!FileManager.default.fileExists(atPath: other + "/Downloads/note.txt"))
+            try? FileManager.default.removeItem(atPath: downloads + "/Downloads/note.txt")
+        }
+    }
+
     @Test func escapeSendsNothingAndIsNoFailure() async throws {
         let lan = try SimulatedLAN(hosts: ["a", "b"], prefix: Self.prefix)
         defer { lan.down() }

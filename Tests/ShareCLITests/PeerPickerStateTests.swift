@@ -1,5 +1,6 @@
 import ShareDiscovery
 import ShareKit
+import ShareTestSupport
 import Testing
 
 @testable import ShareCLI
@@ -7,7 +8,8 @@ import Testing
 /// The peer picker's rules, without a terminal: keys, filtering, choosing, what is drawn.
 @Suite struct PeerPickerStateTests {
     static func peer(
-        _ name: String, fingerprint: String? = String(repeating: "ab", count: 16), own: Bool = false
+        _ name: String, fingerprint: String? = String(repeating: "ab", count: 16), own: Bool = false,
+        trust: TrustStore = TrustStore()
     ) -> NearbyPeer {
         var txt = ["v": "2"]
         if let fingerprint { txt["fp"] = fingerprint }
@@ -18,7 +20,7 @@ import Testing
             ],
             txt: txt, isLocal: own)
         return NearbyPeer(
-            service: service, trust: TrustStore(), ownFingerprintPrefix: own ? fingerprint : nil,
+            service: service, trust: trust, ownFingerprintPrefix: own ? fingerprint : nil,
             networks: InterfaceNetworks.fixed([(2, "10.0.0.7", 24, false)]))
     }
 
@@ -95,7 +97,46 @@ import Testing
         _ = state.handle(.space)
         let lines = state.render(searching: false)
         #expect(lines[1] == "Filter: ")
-        #expect(lines[2] == "  [ ] desk    10.0.0.4")
-        #expect(lines[3] == "> [x] laptop  10.0.0.6")
+        #expect(lines[2] == "  [ ] desk    10.0.0.4  ABAB ABAB")
+        #expect(lines[3] == "> [x] laptop  10.0.0.6  ABAB ABAB")
+    }
+
+    /// Two machines verified as "vm" (key 7a…) and "vm #2" (key b2…).
+    static let verifiedVMs: TrustStore = {
+        let dir = TemporaryDirectory("picker-trust")
+        FileTree.writeText(
+            dir.at("trust.json"),
+            #"{"blocked":[],"peers":["#
+                + [("7a", "vm"), ("b2", "vm #2")].map { key, name in
+                    #"{"fingerprint":"\#(String(repeating: key, count: 32))","name":"\#(name)","firstSeen":"2026-01-01T00:00:00Z","verification":"code"}"#
+                }.joined(separator: ",") + "]}")
+        return (try? TrustStore.load(from: dir.path)) ?? TrustStore()
+    }()
+
+    @Test func aRowThatAdvertisesAVerifiedKeyOnlyClaimsIt() {
+        var state = PeerPickerState()
+        state.update([Self.peer("vm", fingerprint: String(repeating: "b2", count: 16), trust: Self.verifiedVMs)])
+        let row = state.render(searching: false)[2]
+        #expect(row == "> [ ] vm  10.0.0.2  B2B2 B2B2  claims to be your verified \"vm #2\"", "\(row)")
+        #expect(!row.contains(" verified as"))
+    }
+
+    @Test func aChosenRowIsAKeyAndStopsBeingChosenWhenTheNamesSwap() {
+        let a = String(repeating: "7a", count: 16)
+        let b = String(repeating: "b2", count: 16)
+        var state = PeerPickerState()
+        state.update([
+            Self.peer("vm", fingerprint: a, trust: Self.verifiedVMs), Self.peer("vm #2", fingerprint: b, trust: Self.verifiedVMs),
+        ])
+        _ = state.handle(.space)
+        #expect(state.render(searching: false).contains("  1 chosen"))
+        // The machines restart and swap names while the list is shown.
+        let swapped = [
+            Self.peer("vm", fingerprint: b, trust: Self.verifiedVMs), Self.peer("vm #2", fingerprint: a, trust: Self.verifiedVMs),
+        ]
+        state.update(swapped)
+        #expect(state.chosen.isEmpty, "the row chosen was the key 7a…, which no row called vm has now")
+        // Enter sends to the row under the cursor, as it is now: its key, not the name's old one.
+        #expect(state.handle(.enter) == .chosen([swapped[0]]))
     }
 }

@@ -1,5 +1,6 @@
 import ShareDiscovery
 import ShareKit
+import ShareTLS
 import Testing
 
 @Suite struct PeerResolverTests {
@@ -58,6 +59,52 @@ import Testing
         case .success: Issue.record("resolved among no peers")
         case .failure(let failure): #expect("\(failure)".contains("no receivers were found nearby"))
         }
+    }
+
+    /// Two machines verified as "vm" (key a) and "vm #2" (key b) that swapped names across a restart.
+    func swapped() -> (trust: TrustStore, vm: NearbyPeer, vm2: NearbyPeer, a: Fingerprint, b: Fingerprint) {
+        let a = Fingerprint(hex: String(repeating: "7a", count: 32))!
+        let b = Fingerprint(hex: String(repeating: "b2", count: 32))!
+        var trust = TrustStore()
+        trust.pin(a, name: "vm", verification: .code)
+        trust.pin(b, name: "vm #2", verification: .code)
+        func row(_ name: String, _ key: Fingerprint, _ ip: String) -> NearbyPeer {
+            let service = DiscoveredService(
+                name: name, type: "_share._tcp", domain: "local", host: "vm.local", port: 47321,
+                addresses: [ServiceAddress(ip: ip, family: .ipv4, interfaceName: "eth0", interfaceIndex: 2)],
+                txt: ["v": "2", "fp": String(key.hex.prefix(32))], isLocal: false)
+            return NearbyPeer(service: service, trust: trust, ownFingerprintPrefix: nil, networks: Self.networks)
+        }
+        return (trust, row("vm", b, "10.0.0.2"), row("vm #2", a, "10.0.0.3"), a, b)
+    }
+
+    @Test func aVerifiedKeyInDiscoveryIsOnlyAClaim() {
+        let (_, vm, vm2, a, b) = swapped()
+        #expect(vm.claimsKeyOf?.fingerprint == b.hex)
+        #expect(vm.claimsKeyOf?.name == "vm #2")
+        #expect(vm2.claimsKeyOf?.fingerprint == a.hex)
+        #expect(vm2.claimsNameOf == nil)
+    }
+
+    @Test func aChosenRowGoesToItsServiceAndTheKeyItShowedWhateverItsNameMeans() throws {
+        let (trust, vm, vm2, a, b) = swapped()
+        // By name, "vm" means the key verified as "vm", which the row "vm" no longer has.
+        guard case .failure = SendDestination.resolve("vm", among: [vm], trust: trust) else {
+            Issue.record("the name 'vm' went to the key verified as 'vm #2'")
+            return
+        }
+        // A row is a key: each goes to its own service and must present the key it advertised.
+        let toVM = try SendDestination.chosen(vm).get()
+        #expect(toVM.expectedKey == .verified(fingerprint: b.hex, name: "vm #2"))
+        #expect(toVM.address == "10.0.0.2:47321")
+        #expect(toVM.peerName == "vm")
+        let toVM2 = try SendDestination.chosen(vm2).get()
+        #expect(toVM2.expectedKey == .verified(fingerprint: a.hex, name: "vm"))
+        #expect(toVM2.address == "10.0.0.3:47321")
+        // An unverified row must present the key whose prefix it advertises.
+        let stranger = peer("vm", fp: String(repeating: "c3", count: 16))
+        #expect(try SendDestination.chosen(stranger).get().expectedKey == .advertised(prefix: String(repeating: "c3", count: 16), name: "vm"))
+        #expect(throws: SendDestinationError.self) { try SendDestination.chosen(peer("printer", fp: nil)).get() }
     }
 
     func service(_ txt: [String: String], port: UInt16 = 47321, addresses: [ServiceAddress]) -> DiscoveredService {

@@ -84,6 +84,74 @@ struct ForgedDiscoveryTests {
         #expect(!FileManager.default.fileExists(atPath: dir.at("trapped")), "nothing connected to the loopback")
     }
 
+    @Test func aServiceThatAdvertisesAVerifiedKeyIsListedAsAClaimNeverAsVerified() async throws {
+        let lan = try SimulatedLAN(hosts: ["a", "b"], prefix: SimulatedLAN.networkPrefix)
+        defer { lan.down() }
+        try lan.stopAvahi("a")
+        let dir = TemporaryDirectory("net-forged-claim")
+        let bob = LANUser("bob", in: dir)
+        // bob verified "desk", whose key begins with the prefix the responder copies into its TXT.
+        let deskKey = Self.fingerprint + String(repeating: "cd", count: 16)
+        FileTree.makeFolder(bob.home + "/.config/share")
+        FileTree.writeText(
+            bob.home + "/.config/share/trust.json",
+            #"{"blocked":[],"peers":[{"fingerprint":"\#(deskKey)","name":"desk","firstSeen":"2026-01-01T00:00:00Z","verification":"code"}]}"#)
+        let address = try lan.ipv4("a")
+        let responder = try await announce(
+            lan, on: "a",
+            ["--name", "desk", "--host", "desk", "--port", "47321", "--address", address, "--txt", "v=2", "--txt", "fp=\(Self.fingerprint)"])
+        defer { responder.terminate() }
+
+        let listed = try await peers(lan, on: "b", as: bob)
+        let desk = try #require(listed.first { $0["name"] as? String == "desk" }, "\(listed)")
+        #expect(desk["verified"] as? Bool == false, "no connection proved the key: \(desk)")
+        #expect(desk["verifiedAs"] == nil)
+        #expect(desk["claimsKeyOf"] as? String == deskKey)
+        #expect(desk["claimedVerifiedName"] as? String == "desk")
+        let table = try await lan.runShare(on: "b", as: bob, ["peers", "--wait", "5"])
+        let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("desk ") }, "\(table.stdout)")
+        #expect(row.hasSuffix("claims to be your verified \"desk\""), "\(row)")
+        #expect(!row.contains("verified as") && !row.hasSuffix(" verified"))
+    }
+
+    @Test func aChosenRowThatClaimsAVerifiedKeyIsRefusedWhenAnotherKeyAnswers() async throws {
+        let lan = try SimulatedLAN(hosts: ["a", "b", "c"], prefix: SimulatedLAN.networkPrefix)
+        defer { lan.down() }
+        try lan.stopAvahi("a")
+        let dir = TemporaryDirectory("net-forged-row")
+        let bob = LANUser("bob", in: dir)
+        let carol = LANUser("carol", in: dir)
+        let deskKey = Self.fingerprint + String(repeating: "cd", count: 16)
+        FileTree.makeFolder(bob.home + "/.config/share")
+        FileTree.writeText(
+            bob.home + "/.config/share/trust.json",
+            #"{"blocked":[],"peers":[{"fingerprint":"\#(deskKey)","name":"desk","firstSeen":"2026-01-01T00:00:00Z","verification":"code"}]}"#)
+        // A real receiver on c, with its own key; the responder on a points a row "desk", which
+        // claims the key bob verified as "desk", at it.
+        let receiver = try lan.share(on: "c", as: carol, ["receive", "--name", "other", "--accept", "everyone", "--json", "--port", "0"])
+        defer { receiver.terminate() }
+        let port = try await receiver.waitForEvent("listening").object["port"] as? Int ?? 0
+        try await receiver.waitForEvent("published")
+        let responder = try await announce(
+            lan, on: "a",
+            ["--name", "desk", "--host", "desk", "--port", String(port), "--address", try lan.ipv4("c"),
+             "--txt", "v=2", "--txt", "fp=\(Self.fingerprint)"])
+        defer { responder.terminate() }
+        FileTree.writeText(dir.at("secret.txt"), "for desk")
+
+        let share = try #require(SimulatedLAN.share)
+        let words = [SimulatedLAN.script, "run", "b", share, "send", dir.at("secret.txt")]
+        var environment = SimulatedLAN.environment(prefix: SimulatedLAN.networkPrefix).merging(bob.environment) { $1 }
+        environment["TERM"] = "xterm"
+        let picker = PseudoTerminalProcess(command: words.map { "'\($0)'" }.joined(separator: " "), environment: environment)
+        #expect(picker.waitForOutput(containing: "claims to be your verified \"desk\""), "\(picker.output)")
+        #expect(picker.waitForOutput(containing: "other"), "\(picker.output)")
+        picker.type("\r")  // the first row: "desk"
+        #expect(picker.wait(timeout: .seconds(60)) == 1, "\(picker.output)")
+        #expect(picker.output.contains("but the peer you verified as \"desk\" has the key \(deskKey.prefix(16))"), "\(picker.output)")
+        #expect(!FileManager.default.fileExists(atPath: carol.downloads + "/secret.txt"))
+    }
+
     @Test func aThousandServicesAreCappedAndFlappingIsCoalesced() async throws {
         let lan = try SimulatedLAN(hosts: ["a", "b"], prefix: SimulatedLAN.networkPrefix)
         defer { lan.down() }

@@ -39,9 +39,8 @@ struct MultiHostTests {
             let desk = try #require(peers.first { $0["name"] as? String == "desk" }, "\(result.stdout)")
             #expect(desk["host"] as? String == "a.local")
             #expect(desk["port"] as? Int == port)
-            #expect(desk["fingerprint"] is NSNull, "the full fingerprint only of a key verified here")
             #expect(desk["fingerprintPrefix"] as? String == String(fingerprint.prefix(16)))
-            #expect(desk["verified"] as? Bool == false)
+            #expect(desk["claimsKeyOf"] is NSNull, "it advertises no key verified here")
             #expect(desk["self"] as? Bool == false)
             let addresses = (desk["addresses"] as? [[String: Any]])?.compactMap { $0["address"] as? String }
             #expect(addresses == [ipv4, "\(ipv6)%eth0"])
@@ -80,7 +79,7 @@ struct MultiHostTests {
         // Sending without a terminal to compare codes on does not make the receiver known.
         let peers = try await lan.runShare(on: "b", as: bob, ["peers", "--json"])
         let listed = (try? JSONSerialization.jsonObject(with: Data(peers.stdout.utf8))) as? [[String: Any]]
-        #expect(listed?.first?["verified"] as? Bool == false)
+        #expect(listed?.first?["claimsKeyOf"] is NSNull)
 
         // Its host as 'share peers' shows it, with or without the port: found through Avahi (the
         // namespaces have no nss-mdns), and the advertised key must answer.

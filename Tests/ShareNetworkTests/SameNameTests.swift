@@ -82,16 +82,18 @@ struct SameNameTests {
         #expect(renamed != "vm")
         try await verified.waitForEvent("published") { $0["name"] as? String == renamed }
 
-        // share peers: the verified key under its new name, the stranger flagged.
+        // share peers: the verified key claimed under its new name (a claim until a connection), the stranger flagged.
         let listed = try await peers(lan, on: "c", as: user)
         let mine = try #require(listed.first { $0["name"] as? String == renamed }, "\(listed)")
-        #expect(mine["verified"] as? Bool == true)
-        #expect(mine["verifiedAs"] as? String == "vm")
+        #expect(mine["claimsKeyOf"] as? String == verifiedKey, "a claim: no connection proved it yet")
+        #expect(mine["claimedVerifiedName"] as? String == "vm")
+        #expect(mine["verified"] as? Bool == false)
         let other = try #require(listed.first { $0["name"] as? String == "vm" })
-        #expect(other["verified"] as? Bool == false)
+        #expect(other["claimsKeyOf"] is NSNull)
         #expect(other["claimsNameOf"] as? String == verifiedKey)
         let table = try await lan.runShare(on: "c", as: user, ["peers"])
         #expect(table.stdout.contains("NOT the \"vm\" you verified"), "\(table.stdout)")
+        #expect(table.stdout.contains("claims to be your verified \"vm\""), "\(table.stdout)")
 
         // Sending to "vm" goes to the verified key, and the report keeps Avahi's name.
         FileTree.writeText(dir.at("note.txt"), "for my vm")

@@ -19,22 +19,18 @@ enum PeerTargets {
     }
 
     /// Resolves `targets` each on its own (``resolveEach(_:node:)``); with none, lets the user
-    /// choose receivers on the terminal (``PeerPicker``). Returns the targets (the chosen
-    /// receivers' names) and where each goes: none when the user chose not to send.
+    /// choose receivers on the terminal (``PeerPicker``), each sent to the service and key of its
+    /// row (``SendDestination/chosen(_:)``). Returns the targets (the chosen receivers' names) and
+    /// where each goes: none when the user chose not to send.
     static func resolveOrPick(
         _ targets: [String], console: Console, node: LocalNode
     ) async throws(CLIError) -> (targets: [String], destinations: [Result<SendDestination, CLIError>]) {
         guard targets.isEmpty else { return (targets, await resolveEach(targets, node: node)) }
         try requireTerminal(console)
         let peers = try await PeerPicker.pick(console: console, node: node)
-        let trust: TrustStore
-        do {
-            trust = try TrustStore.load(from: node.paths.configDirectory)
-        } catch {
-            throw CLIError(error.description)
-        }
-        // The peer chosen, by the name it showed: a name verified with another key is refused as usual.
-        return (peers.map(\.name), peers.map { SendDestination.resolve($0.name, among: [$0], trust: trust).mapError(error) })
+        // A row is a key: each goes to the service chosen and must present the key its row showed,
+        // whatever its name means now (two machines may have swapped `vm` and `vm #2`).
+        return (peers.map(\.name), peers.map { SendDestination.chosen($0).mapError(error) })
     }
 
     /// Choosing receivers needs a terminal: without one, a missing `--to` is a usage error.

@@ -14,8 +14,9 @@ struct PeersCommand: ShareCommand {
         abstract: "List the receivers nearby.",
         discussion: """
             Asks the system's avahi-daemon (DNS-SD) for machines running 'share receive' and lists \
-            each one's name, host, addresses, port and fingerprint prefix, whether this machine already \
-            knows it, and which one is this machine's own receiver. By default it waits until Avahi \
+            each one's name, host, addresses, port and fingerprint prefix, whether it advertises the key \
+            of a peer verified here (a claim: only a connection proves a key, and sending to it requires \
+            that key), and which one is this machine's own receiver. By default it waits until Avahi \
             has reported what it knows, prints, and exits; --watch prints peers as they appear and \
             disappear until interrupted.
 
@@ -239,11 +240,12 @@ enum PeerJSON {
                     ("interface", address.interfaceName.map { .string($0) } ?? .null),
                 ])
             })),
-            ("fingerprint", peer.pinnedFingerprint.map(JSON.string) ?? .null),
             ("fingerprintPrefix", peer.fingerprintPrefix.map { .string(String($0.prefix(16))) } ?? .null),
             ("version", peer.version.map { .string($0) } ?? .null),
-            ("verified", .bool(peer.isKnown)),
-            ("verifiedAs", peer.pinnedName.map(JSON.string) ?? .null),
+            // Discovery proves no key: a verified key it advertises is a claim, never "verified".
+            ("verified", .bool(false)),
+            ("claimsKeyOf", peer.claimsKeyOf.map { .string($0.fingerprint) } ?? .null),
+            ("claimedVerifiedName", peer.claimsKeyOf.map { .string($0.name) } ?? .null),
             ("claimsNameOf", peer.claimsNameOf.map { .string($0.fingerprint) } ?? .null),
             ("mixedScripts", .bool(peer.mixesScripts)),
             ("incompatible", peer.incompatibility.map(JSON.string) ?? .null),
@@ -306,8 +308,8 @@ enum PeerTable {
         if !peer.ignoredAddresses.isEmpty {
             notes.append("ignored " + peer.ignoredAddresses.map { "\(TerminalText.safe($0.address)) (\($0.reason))" }.joined(separator: ", "))
         }
-        if let pinned = peer.pinnedName {
-            notes.append(pinned == peer.name ? "verified" : "verified as \"\(TerminalText.safe(pinned))\"")
+        if let claimed = peer.claimsKeyOf {
+            notes.append(claim(claimed))
         } else if let namesake = peer.claimsNameOf {
             notes.append("NOT the \"\(TerminalText.safe(namesake.name))\" you verified (\(TrustCommandSupport.short(namesake.fingerprint)))")
         } else if peer.mixesScripts {
@@ -315,6 +317,12 @@ enum PeerTable {
         }
         if peer.isUnconfirmed { notes.append("unconfirmed") }
         return notes.joined(separator: ", ")
+    }
+
+    /// A peer that advertises the key of `verified`: what it claims, never "verified", since no
+    /// connection proved the key (a send to it does, or refuses).
+    static func claim(_ verified: TrustStore.Peer) -> String {
+        "claims to be your verified \"\(TerminalText.safe(verified.name))\""
     }
 }
 

@@ -3,7 +3,22 @@ import ShareKit
 /// The peer picker of `share send` without `--to`, without the terminal: the peers seen so far,
 /// the filter typed, the row under the cursor and the rows chosen; what a key does; what the
 /// screen shows. ``PeerPicker`` runs it on a terminal.
+///
+/// A row is a service and the key it advertises (``Row``), never a name alone: two machines may
+/// swap names (`vm`, `vm #2`) while the list is shown, and a chosen row then stops being chosen
+/// rather than meaning the other machine.
 struct PeerPickerState {
+    /// What a row is: the service's name and the key it advertises.
+    struct Row: Hashable {
+        var name: String
+        var fingerprintPrefix: String?
+
+        init(_ peer: NearbyPeer) {
+            name = peer.name
+            fingerprintPrefix = peer.fingerprintPrefix
+        }
+    }
+
     /// How the picking ended.
     enum Outcome: Equatable {
         /// Still picking.
@@ -20,11 +35,11 @@ struct PeerPickerState {
     private(set) var peers: [NearbyPeer] = []
     /// What the user typed to filter the list (matched in any case against names).
     private(set) var filter = ""
-    /// The name of the peer under the cursor: it stays under the cursor while the list changes
-    /// and while the filter hides and shows it again.
-    private(set) var focus: String?
-    /// Names of the chosen peers.
-    private(set) var chosen: Set<String> = []
+    /// The row under the cursor: it stays under the cursor while the list changes and while the
+    /// filter hides and shows it again.
+    private(set) var focus: Row?
+    /// The chosen rows.
+    private(set) var chosen: Set<Row> = []
     /// A note about the last key that did nothing useful.
     private(set) var note: String?
 
@@ -36,13 +51,13 @@ struct PeerPickerState {
 
     /// The row under the cursor, among the visible ones: the focused peer's, else the first.
     var cursor: Int {
-        focus.flatMap { name in visible.firstIndex { $0.name == name } } ?? 0
+        focus.flatMap { row in visible.firstIndex { Row($0) == row } } ?? 0
     }
 
     /// Takes the peers now visible on the network.
     mutating func update(_ peers: [NearbyPeer]) {
         self.peers = peers.filter { !$0.isSelf }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-        chosen = chosen.filter { name in self.peers.contains { $0.name == name } }
+        chosen = chosen.filter { row in self.peers.contains { Row($0) == row } }
     }
 
     /// What `key` does.
@@ -56,16 +71,14 @@ struct PeerPickerState {
             let peer = visible[cursor]
             if let problem = Self.unusable(peer) {
                 note = problem
-            } else if chosen.contains(peer.name) {
-                chosen.remove(peer.name)
-            } else {
-                chosen.insert(peer.name)
+            } else if chosen.remove(Row(peer)) == nil {
+                chosen.insert(Row(peer))
             }
         case .enter:
             let picked =
                 chosen.isEmpty
                 ? (visible.indices.contains(cursor) ? [visible[cursor]] : [])
-                : peers.filter { chosen.contains($0.name) }
+                : peers.filter { chosen.contains(Row($0)) }
             if picked.isEmpty {
                 note = "no receiver to send to yet"
             } else if let problem = picked.lazy.compactMap(Self.unusable).first {
@@ -97,17 +110,17 @@ struct PeerPickerState {
             let name = TerminalText.safe(peer.name)
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
             var detail = peer.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
-            if let pinned = peer.pinnedName {
-                detail += pinned == peer.name ? "  verified" : "  verified as \"\(TerminalText.safe(pinned))\""
-            }
-            if let namesake = peer.claimsNameOf {
+            if let prefix = peer.fingerprintPrefix { detail += "  " + FingerprintText.short(String(prefix.prefix(8))) }
+            if let claimed = peer.claimsKeyOf {
+                detail += "  " + PeerTable.claim(claimed)
+            } else if let namesake = peer.claimsNameOf {
                 detail += "  not the \"\(TerminalText.safe(namesake.name))\" you verified"
             } else if peer.mixesScripts {
                 detail += "  mixes scripts in its name"
             }
             if peer.incompatibility != nil { detail += "  (cannot be sent to)" }
             lines.append(
-                "\(index == cursor ? ">" : " ") [\(chosen.contains(peer.name) ? "x" : " ")] \(padded)  \(detail)")
+                "\(index == cursor ? ">" : " ") [\(chosen.contains(Row(peer)) ? "x" : " ")] \(padded)  \(detail)")
         }
         if rows.isEmpty {
             lines.append(
@@ -129,6 +142,6 @@ struct PeerPickerState {
     private mutating func move(by offset: Int) {
         let rows = visible
         guard !rows.isEmpty else { return }
-        focus = rows[min(rows.count - 1, max(0, cursor + offset))].name
+        focus = Row(rows[min(rows.count - 1, max(0, cursor + offset))])
     }
 }

@@ -10,14 +10,12 @@ public struct NearbyPeer: Sendable, Hashable {
     /// The fingerprint prefix it advertises, when well formed (a peer without one cannot be
     /// checked, so share will not send to it by name).
     public var fingerprintPrefix: String?
-    /// Whether this machine knows the peer (its fingerprint is in the trust store).
-    public var isKnown: Bool
     /// Whether it is this machine's own receiver.
     public var isSelf: Bool
-    /// The name this machine verified it under, when its advertised key is a verified one.
-    public var pinnedName: String?
-    /// The full fingerprint of the verified key its advertised prefix belongs to.
-    public var pinnedFingerprint: String?
+    /// The verified peer whose key its advertised fingerprint prefix names. Discovery proves no
+    /// key (anyone can advertise any prefix), so this is a claim: only a connection that presents
+    /// that key proves it, and a send to this peer requires exactly that key.
+    public var claimsKeyOf: TrustStore.Peer?
     /// A verified peer whose name this (unverified) one uses or imitates (``TrustStore/namesake(of:fingerprint:)``):
     /// another machine, flagged as such.
     public var claimsNameOf: TrustStore.Peer?
@@ -60,9 +58,7 @@ public struct NearbyPeer: Sendable, Hashable {
         self.service = service
         fingerprintPrefix = Advertisement.fingerprintPrefix(in: service.txt)
         let pin = fingerprintPrefix.flatMap { trust.peer(withPrefix: $0) }
-        isKnown = pin != nil
-        pinnedName = pin?.name
-        pinnedFingerprint = pin?.fingerprint
+        claimsKeyOf = pin
         isSelf = service.isLocal && fingerprintPrefix != nil && fingerprintPrefix == ownFingerprintPrefix
         claimsNameOf =
             pin == nil && !isSelf

@@ -88,6 +88,32 @@ extension SendDestination {
                 peerName: peer.name))
     }
 
+    /// Where the receiver `peer` goes when the user chose its row (`share send` without `--to`): to
+    /// that service, and to the key the row showed, never to whatever its name means now. A row
+    /// that advertises a verified key must present exactly that key (a different one is refused as
+    /// a changed key); any other row must present the key whose prefix it advertises.
+    public static func chosen(_ peer: NearbyPeer) -> Result<SendDestination, SendDestinationError> {
+        if let reason = peer.incompatibility {
+            return .failure(SendDestinationError(PeerResolver.Failure.incompatible(name: peer.name, reason: reason).description))
+        }
+        guard let prefix = peer.fingerprintPrefix else {
+            return .failure(SendDestinationError(PeerResolver.Failure.unverifiable(name: peer.name).description))
+        }
+        guard !peer.endpoints.isEmpty else {
+            let ignored = peer.ignoredAddresses.map { "\($0.address): \($0.reason)" }
+            return .failure(
+                SendDestinationError(
+                    PeerResolver.Failure.noUsableAddress(name: peer.name, ignored: ignored).description, outcome: "unreachable"))
+        }
+        let key: ExpectedKey =
+            peer.claimsKeyOf.map { .verified(fingerprint: $0.fingerprint, name: $0.name) }
+            ?? .advertised(prefix: prefix, name: peer.name)
+        return .success(
+            SendDestination(
+                target: peer.name, label: "\"\(DisplayText.escape(peer.name))\"", endpoints: peer.endpoints, expectedKey: key,
+                isAddress: false, wideArea: WideAreaTarget(peer), peerName: peer.name))
+    }
+
     /// Where this destination is now, for a new attempt after its connection failed: a peer found
     /// by name is looked up again by its key (it may have a new address); HOST:PORT stays as it is
     /// (empty: keep the addresses).
