@@ -170,6 +170,17 @@ struct MultiHostTests {
         #expect(sent.stderr.contains("presented the key"))
         #expect(sent.stderr.contains("may be impersonating that peer; nothing was sent"))
         #expect(FileTree.allPaths(mallory.downloads).isEmpty)
+
+        // In JSON, the peer is the key that answered, never the one the name stood for.
+        let bob = LANUser("bob", in: dir)
+        let malloryKey = try #require(jsonObject(try await lan.runShare(on: "a", as: mallory, ["identity", "--json"]).stdout)?["fingerprint"] as? String)
+        let json = try await lan.runShare(on: "b", as: bob, ["send", dir.at("secret.txt"), "--to", "desk", "--json"])
+        let line = try #require(jsonObject(json.stdout))
+        #expect(line["outcome"] as? String == "identityMismatch")
+        let answered = try #require(line["peer"] as? [String: Any])
+        #expect(answered["fingerprint"] as? String == malloryKey)
+        #expect(answered["verified"] as? Bool == false)
+        #expect(answered["verifiedAs"] is NSNull)
     }
 
     @Test func sendsToTwoPeersAtOnce() async throws {

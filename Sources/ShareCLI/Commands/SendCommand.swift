@@ -342,9 +342,14 @@ struct SendCommand: ShareCommand {
                     throw CLIError(error.description)
                 }
                 let reached = greeted.withLock { $0[destinations.firstIndex { $0.target == destination.target } ?? 0] }
+                var peer = ReportJSON.peer(destination, greeted: reached)
+                if case .identityMismatch(let endpoint, _, let actual) = error {
+                    // Another key answered: the peer is what answered, never the verified one expected.
+                    peer = ReportJSON.peer(name: nil, fingerprint: actual, address: endpoint)
+                }
                 report(
-                    failureOf: destination.target, peer: ReportJSON.peer(destination, greeted: reached), outcome: error.outcome,
-                    message: error.description, console: console, single: everyTarget == 1)
+                    failureOf: destination.target, peer: peer, outcome: error.outcome, message: error.description,
+                    console: console, single: everyTarget == 1)
             }
         }
         failures += LocalSendDelivery.report(
