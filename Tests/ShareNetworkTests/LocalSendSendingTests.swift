@@ -34,6 +34,11 @@ struct LocalSendSendingTests {
         // localsendd keeps only the last part of a name (a LocalSend receiver's choice).
         #expect(FileTree.readText(phone.downloads + "/notes ünï.txt") == "day one\n")
 
+        // The history says where it went, and that a LocalSend device is not verified.
+        let history = try await lan.runShare(on: "desk", as: user, ["history"])
+        #expect(history.stdout.contains("sent to \"Ana's phone\" (LocalSend device, not verified)  2 items"), "\(history.stdout)")
+        #expect(history.stdout.contains("completed"))
+
         let address = "localsend://\(try lan.ipv4("phone"))"
         let byAddress = try await lan.runShare(on: "desk", as: user, ["send", dir.at("Trip/notes ünï.txt"), "--to", address])
         #expect(byAddress.status == 0, "\(byAddress.stderr)")
@@ -49,6 +54,10 @@ struct LocalSendSendingTests {
         #expect(jsonObject(refused.stdout)?["outcome"] as? String == "identityMismatch", "\(refused.stdout)")
         #expect(refused.stderr.contains("presented another certificate"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: impostor.downloads + "/photo.jpg"), "nothing was sent")
+        let records = try await lan.runShare(on: "desk", as: user, ["history", "--json"])
+        let last = try #require(((try? JSONSerialization.jsonObject(with: Data(records.stdout.utf8))) as? [[String: Any]])?.last)
+        #expect(last["outcome"] as? String == "failed")
+        #expect((last["peer"] as? [String: Any])?["localsendFingerprint"] as? String != nil)
     }
 
     @Test func aPinIsAskedForAndGiven() async throws {

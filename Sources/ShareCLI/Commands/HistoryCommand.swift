@@ -104,6 +104,7 @@ struct HistoryCommand: ShareCommand {
             notes.append("verified as \"\(TerminalText.safe(pinned))\"")
         }
         if let fingerprint = peer.fingerprint { notes.append(TrustCommandSupport.short(fingerprint)) }
+        if peer.localSendFingerprint != nil { notes.append("LocalSend device, not verified") }
         if !notes.isEmpty { text += " (" + notes.joined(separator: ", ") + ")" }
         return text
     }
@@ -119,7 +120,7 @@ struct HistoryCommand: ShareCommand {
                 .object([
                     ("name", .string(record.peer.name)), ("pinnedName", optional(record.peer.pinnedName)),
                     ("fingerprint", optional(record.peer.fingerprint)), ("address", optional(record.peer.address)),
-                ])
+                ] + (record.peer.localSendFingerprint.map { [("localsendFingerprint", JSON.string($0))] } ?? []))
             ),
             ("outcome", .string(record.outcome.rawValue)),
             ("reason", optional(record.reason)),

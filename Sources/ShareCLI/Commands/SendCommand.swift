@@ -352,8 +352,15 @@ struct SendCommand: ShareCommand {
                     console: console, single: everyTarget == 1)
             }
         }
+        let localSendResults = await localSendRun.value
+        if !localSendTargets.isEmpty {
+            HistoryCommand.warn(
+                TransferHistory(paths: context.paths).record(
+                    localSend: localSendResults, to: localSendTargets.map(\.device), manifest: prepared.manifest),
+                console)
+        }
         failures += LocalSendDelivery.report(
-            await localSendRun.value, for: localSendTargets, json: json, single: everyTarget == 1, console: console)
+            localSendResults, for: localSendTargets, json: json, single: everyTarget == 1, console: console)
         if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
         if failures.isEmpty { return ExitCode.success }
         // 69 only when nothing could be done for want of avahi-daemon; any other failure is 1.

@@ -116,6 +116,14 @@ public struct TransferHistory: Sendable {
         return problems.compactMap { $0 }.first
     }
 
+    /// Records the sends of `manifest` to LocalSend devices; returns the first problem.
+    @discardableResult
+    public func record(
+        localSend results: [Result<LocalSendReport, LocalSendError>], to targets: [LocalSendTarget], manifest: Manifest
+    ) -> ConfigurationError? {
+        zip(targets, results).map { append(TransferRecord(localSend: manifest, to: $0, result: $1)) }.compactMap { $0 }.first
+    }
+
     /// Every record kept, oldest first, and how many lines could not be read (a line cut short by
     /// a crash, or one written by a newer version).
     public func records() throws(ConfigurationError) -> (records: [TransferRecord], unreadable: Int) {

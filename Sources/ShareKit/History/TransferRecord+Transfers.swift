@@ -1,6 +1,7 @@
 import Foundation
 public import ShareDocuments
 import ShareTLS
+import ShareTransport
 import ShareWire
 
 extension TransferRecord {
@@ -103,6 +104,35 @@ extension TransferRecord {
             Item(
                 name: item.name, bundle: item.isBundle, bytes: item.byteCount, outcome: "notDelivered", location: nil,
                 reason: reason)
+        }
+    }
+}
+
+extension TransferRecord {
+    /// The record of a send to a LocalSend device, completed or not.
+    public init(
+        localSend manifest: Manifest, to target: LocalSendTarget, result: Result<LocalSendReport, LocalSendError>
+    ) {
+        switch result {
+        case .success(let report):
+            self.init(
+                direction: .sent,
+                peer: Peer(
+                    name: report.label, pinnedName: nil, fingerprint: nil, address: report.endpoint,
+                    localSendFingerprint: report.fingerprint),
+                outcome: .completed, reason: nil,
+                items: manifest.items.map { item in
+                    Item(name: item.name, bundle: item.isBundle, bytes: item.byteCount, outcome: "delivered", location: nil, reason: nil)
+                },
+                files: report.files, bytes: report.bytes)
+        case .failure(let error):
+            self.init(
+                direction: .sent,
+                peer: Peer(
+                    name: target.label, pinnedName: nil, fingerprint: nil, address: target.endpoint.description,
+                    localSendFingerprint: error.fingerprint ?? target.fingerprint ?? ""),
+                outcome: error.outcome == "declined" ? .declined : .failed, reason: error.description,
+                items: Self.items(manifest, reason: nil), files: manifest.fileCount, bytes: manifest.totalBytes)
         }
     }
 }

@@ -30,13 +30,19 @@ public struct TransferRecord: Codable, Sendable, Equatable {
         public var fingerprint: String?
         /// Its address (`HOST:PORT`).
         public var address: String?
+        /// For a LocalSend device (never verified): the certificate fingerprint it presented, else the
+        /// one it announced, else empty. Nil for share's own peers.
+        public var localSendFingerprint: String?
 
         /// Creates a peer.
-        public init(name: String, pinnedName: String?, fingerprint: String?, address: String?) {
+        public init(
+            name: String, pinnedName: String?, fingerprint: String?, address: String?, localSendFingerprint: String? = nil
+        ) {
             self.name = name
             self.pinnedName = pinnedName
             self.fingerprint = fingerprint
             self.address = address
+            self.localSendFingerprint = localSendFingerprint
         }
     }
 
@@ -101,7 +107,7 @@ public struct TransferRecord: Codable, Sendable, Equatable {
         self.direction = direction
         self.peer = Peer(
             name: Self.bounded(peer.name), pinnedName: peer.pinnedName.map(Self.bounded), fingerprint: peer.fingerprint,
-            address: peer.address)
+            address: peer.address, localSendFingerprint: peer.localSendFingerprint.map(Self.bounded))
         self.outcome = outcome
         self.reason = reason.map(Self.bounded)
         self.items = items.prefix(Self.itemLimit).map { item in

@@ -59,10 +59,12 @@ struct LocalSendClient {
         defer { finished.store(true, ordering: .releasing) }
         let seen = stream.peerCertificatePEM.map(LocalSendIdentity.fingerprint(ofPEM:)) ?? ""
         if let expected = expectedFingerprint, !LocalSendDevice.sameFingerprint(expected, seen) {
-            throw LocalSendError(
+            var mismatch = LocalSendError(
                 "\(label) presented another certificate (fingerprint \(seen.prefix(16))…) than the one it announced or that was "
                     + "seen before (\(expected.prefix(16))…): nothing was sent; it may be another device using its address",
                 outcome: "identityMismatch")
+            mismatch.fingerprint = seen
+            throw mismatch
         }
         do {
             try write(method, target, body: body, to: stream)

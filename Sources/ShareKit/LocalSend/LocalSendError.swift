@@ -5,6 +5,8 @@ public struct LocalSendError: Error, Sendable, CustomStringConvertible {
     /// The outcome for scripts (docs/JSON.md): `declined`, `pinRequired`, `busy`, `tooManyRequests`,
     /// `identityMismatch`, `unreachable`, `cancelled`, `failed`.
     public var outcome: String
+    /// The certificate fingerprint the device presented, when a connection got that far.
+    public var fingerprint: String?
 
     /// An error with its message and outcome code.
     public init(_ description: String, outcome: String = "failed") {

@@ -54,6 +54,23 @@ public enum LocalSendSender {
             "POST", "/api/localsend/v2/prepare-upload" + query, body: .json(request), answerWait: decisionWait,
             cancellation: cancellation)
         if expected == nil { known.remember(seen, for: target.endpoint) }
+        do throws(LocalSendError) {
+            return try deliver(
+                prepared, files: files, leftOut: leftOut, answer: answer, seen: seen, client: client, target: target,
+                started: started, cancellation: cancellation, timeout: timeout, progress: progress)
+        } catch {
+            var failure = error
+            failure.fingerprint = failure.fingerprint ?? seen
+            throw failure
+        }
+    }
+
+    /// What follows `prepare-upload`'s answer: the uploads of the files the device accepted.
+    private static func deliver(
+        _ prepared: PreparedSend, files: [LocalSendUpload.File], leftOut: [String], answer: HTTPMessage, seen: String,
+        client: LocalSendClient, target: LocalSendTarget, started: ContinuousClock.Instant,
+        cancellation: SendCancellation?, timeout: Duration, progress: (@Sendable (UInt64, UInt64) -> Void)?
+    ) throws(LocalSendError) -> LocalSendReport {
         let pinned = LocalSendClient(
             endpoint: target.endpoint, label: client.label, expectedFingerprint: seen, timeout: timeout)
         var report = LocalSendReport(
