@@ -54,6 +54,11 @@ struct LocalSendDiscoveryTests {
         #expect(table.stdout.contains("Ana's phone  mobile"))
         #expect(table.stdout.contains("\(try lan.ipv4("phone")):53317  \(phoneFingerprint.prefix(16))"))
 
+        // Completion offers it too (`share peers --names`).
+        let names = try await lan.runShare(on: "desk", as: user, ["peers", "--names"])
+        #expect(names.status == 0)
+        #expect(names.stdout.split(separator: "\n").contains("Ana's phone"), "\(names.stdout)")
+
         // share announced itself: the LocalSend device lists it, under share's LocalSend fingerprint.
         let seen = try phone.devices()
         let desk = try #require(seen.first { $0["alias"] as? String == "ana-desk" }, "\(seen)")

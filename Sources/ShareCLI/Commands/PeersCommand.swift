@@ -37,8 +37,8 @@ struct PeersCommand: ShareCommand {
             .value("domain", "domain", help: "Also look in this DNS domain (wide-area DNS-SD). Repeat for several.", repeating: true),
             .flag(
                 "names",
-                help: "Print only the names, one a line (this machine's own left out), after at most a second "
-                    + "(or --wait): for scripts and shell completion."),
+                help: "Print only the names, one a line (this machine's own left out; LocalSend devices after share's "
+                    + "receivers), after at most a second (or --wait): for scripts and shell completion."),
         ]
     )
 
@@ -107,16 +107,23 @@ struct PeersCommand: ShareCommand {
     /// names only.
     private func printNames(node: LocalNode, console: Console) async throws(CLIError) -> Int32 {
         let timeout = Duration.seconds(wait ?? 1)
-        let peers: [NearbyPeer]
+        let localSendWait = wait.map { Duration.seconds($0) } ?? EnvironmentWaits(console.environment).localSendDiscovery
+        async let localSend = LocalSendDiscovery.lookOrWarn(node: node, timeout: localSendWait)
+        var peers: [NearbyPeer] = []
+        var failure: CLIError?
         do {
             let sightings = try await NearbyPeers.look(settings: node.settings, extraDomains: domains, timeout: timeout)
             peers = try NearbyPeers.peers(sightings, node: node)
         } catch let error as PeerDiscoveryError {
-            throw PeerScan.cliError(error)
+            failure = PeerScan.cliError(error)
         } catch {
-            throw CLIError("\(error)")
+            failure = CLIError("\(error)")
         }
+        // LocalSend devices too (they are sent to by name as well), after share's receivers.
+        let devices = await localSend.peers
+        if let failure, devices.isEmpty { throw failure }
         for peer in peers where !peer.isSelf { console.line(TerminalText.safe(peer.name)) }
+        for device in devices { console.line(TerminalText.safe(device.alias)) }
         return ExitCode.success
     }
 
