@@ -202,8 +202,12 @@ public final class SecureConnection {
                 do { try decoder.finish() } catch { throw .wire(error) }
                 return nil
             }
-            if let deadline, ContinuousClock.now >= deadline {
-                throw .transport(.timedOut(endpoint: endpoint, operation: "receiving"))
+            if let deadline {
+                // Each read waits only until the deadline, not for the socket's whole receive timeout.
+                let left = deadline - ContinuousClock.now
+                guard left > .zero, tls.hasBufferedBytes || socket.waitReadable(timeout: left) else {
+                    throw .transport(.timedOut(endpoint: endpoint, operation: "receiving"))
+                }
             }
             try fill()
         }

@@ -83,9 +83,14 @@ struct IncomingTransfer {
     /// The longest the connection waits for the sender now.
     private var receiveTimeout: Duration?
 
+    /// When the sender was last heard (a byte arrived), or the current wait began: the silence
+    /// ``receiveTimeout`` allows counts from here, across reads and rate windows.
+    private var lastHeard = ContinuousClock.now
+
     /// Sets how long to wait for the sender (and for the socket to take what this side sends).
     private mutating func setTimeouts(receive: Duration?) {
         receiveTimeout = receive
+        lastHeard = .now
         connection?.setTimeouts(receive: receive, send: configuration.idleTimeout)
     }
 
@@ -102,7 +107,10 @@ struct IncomingTransfer {
     /// slower than ``ReceiverConfiguration/minimumRate`` ends the session.
     private mutating func receiveOne() {
         guard let connection else { return }
-        var timeout = receiveTimeout
+        // The sender's silence counts from the last byte it sent, not from this read: a read that
+        // ends with a rate window (or a frame not yet complete) does not start it again.
+        let silenceLeft = receiveTimeout.map { max(lastHeard + $0 - .now, .milliseconds(1)) }
+        var timeout = silenceLeft
         // Whether the wait ends with the rate window rather than with the silence timeout.
         var waitEndsWithWindow = false
         // Whether the sender must keep up ``ReceiverConfiguration/minimumRate`` now: it is expected to
@@ -113,11 +121,13 @@ struct IncomingTransfer {
         let policed = (session.state == .receiving
             && (!session.showsCode || session.senderVerification == .confirmed)) || offerArriving
         if policed {
-            let wait = rateWindow.wait(within: receiveTimeout, bytesReceived: connection.bytesReceived)
+            let wait = rateWindow.wait(within: silenceLeft, bytesReceived: connection.bytesReceived)
             timeout = wait.timeout
             waitEndsWithWindow = wait.endsWithWindow
         }
+        let heardBefore = connection.bytesReceived
         let arrival = connection.next(orWake: [control.wake], timeout: timeout)
+        if connection.bytesReceived != heardBefore { lastHeard = .now }
         if policed {
             switch rateWindow.check(bytesReceived: connection.bytesReceived) {
             case .open:
@@ -130,8 +140,9 @@ struct IncomingTransfer {
             }
         }
         // A wait for the window's end may time out a moment early (the poll's clock is coarser than
-        // this one): that is not the sender's silence; the next call checks the window.
-        if case .timedOut = arrival, waitEndsWithWindow { return }
+        // this one): that is not the sender's silence; the next call checks the window. Nor is a
+        // wait that heard part of a frame, or ended a moment before the silence did.
+        if case .timedOut = arrival, waitEndsWithWindow || !silenceReached { return }
         switch arrival {
         case .frame(let frame):
             if case .offer = frame {
@@ -151,6 +162,13 @@ struct IncomingTransfer {
         case .failure(.transport(let error)):
             perform(control.isStopping ? session.fail(stoppedError) : session.connectionClosed(because: Self.reason(error)))
         }
+    }
+
+    /// Whether the sender has been silent for all of ``receiveTimeout`` (allowing for a poll that
+    /// wakes a little early).
+    private var silenceReached: Bool {
+        guard let receiveTimeout else { return true }
+        return ContinuousClock.now - lastHeard >= receiveTimeout - .milliseconds(20)
     }
 
     /// Why a connection failed, when it was more than the sender going away (closed or reset).
@@ -271,7 +289,10 @@ struct IncomingTransfer {
                 if control.isStopping { _ = answer.wake.wait(timeout: .seconds(5)) }
                 if answer.value == nil && control.isStopping { break }
                 continue
-            case .readable: receiveOne()
+            case .readable:
+                // The sender may well say nothing while a person decides: its silence counts from here.
+                lastHeard = .now
+                receiveOne()
             }
             if control.isStopping { break }
         }
