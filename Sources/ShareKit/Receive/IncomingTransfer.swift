@@ -301,6 +301,9 @@ struct IncomingTransfer {
             _ = answer.wake.wait(timeout: .seconds(5))
             return nil
         }
+        // Whatever the sender says next (a VERIFY its user is still deciding on), the wait for it
+        // starts with the answer.
+        lastHeard = .now
         return answer.value
     }
 
