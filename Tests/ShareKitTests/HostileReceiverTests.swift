@@ -129,6 +129,20 @@ final class HostileReceiver: Sendable {
         #expect(error.map { "\($0)" } == "the transfer failed: no decision came within 1 s")
     }
 
+    @Test func aDecisionThatNeverCompletesIsGivenUpOnWhenTheDecisionsTimeRunsOut() throws {
+        let dir = TemporaryDirectory("hostile-rx-half-decision")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.send(.hello(Hello(name: "stutter")))
+            Self.readOffer(connection)
+            try? connection.writeRaw([FrameType.decision.rawValue])  // the first byte of a DECISION, then nothing
+            sleep(8)
+        }
+        let started = ContinuousClock.now
+        let error = try send(dir, to: receiver, decisionTimeout: .seconds(1))
+        #expect(error.map { "\($0)" } == "the transfer failed: no decision came within 1 s")
+        #expect(ContinuousClock.now - started < .milliseconds(2_500), "given up after \(ContinuousClock.now - started)")
+    }
+
     @Test func aReceiverWithAnExpiredCertificateIsRefused() throws {
         let dir = TemporaryDirectory("hostile-rx-expired")
         let expired = try Identity.generateEphemeral(

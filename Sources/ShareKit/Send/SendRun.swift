@@ -89,7 +89,8 @@ struct SendRun {
             perform(session.userAnswered(answer ? .confirmed : .rejected))
             if !answer { outcome = .failure(.codesDiffer(name: peerName)) }
         case .readable:
-            receiveOne()
+            // A frame that trickles in must be complete within the decision's time too.
+            receiveOne(within: left)
         case .timedOut:
             break
         }
@@ -100,13 +101,16 @@ struct SendRun {
         connection.setTimeouts(receive: timeout, send: options.idleTimeout)
     }
 
-    private mutating func receiveOne() {
-        switch connection.next(orWake: [cancelWake], timeout: receiveTimeout) {
+    /// Receives one frame within `limit` (nil: ``receiveTimeout``); when `limit` runs out, the caller
+    /// that set it says what did not come.
+    private mutating func receiveOne(within limit: Duration? = nil) {
+        switch connection.next(orWake: [cancelWake], timeout: limit ?? receiveTimeout) {
         case .frame(let frame):
             perform(session.receive(frame))
         case .woken:
             _ = cancelled()
         case .timedOut:
+            if limit != nil { return }
             let seconds = receiveTimeout?.components.seconds ?? 0
             let what =
                 session.state == .awaitingHello
