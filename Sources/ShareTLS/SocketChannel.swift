@@ -54,6 +54,14 @@ final class SocketChannel {
     /// Bytes of records collected before one `send`.
     static let coalescingCapacity = 256 * 1024
 
+    /// Every byte the socket took so far (what the peer acknowledged is this minus the socket's send queue).
+    private(set) var bytesSent: UInt64 = 0
+
+    /// Asked whenever a `send` of collected records stopped short (its `SO_SNDTIMEO` passed with the socket's
+    /// buffer full): `true` to keep waiting, `false` to fail the write as timed out. Without it the first
+    /// such stop fails the write.
+    var keepWaiting: (() -> Bool)?
+
     /// Makes the BIO for `fd`.
     ///
     /// - Returns: `nil` if OpenSSL cannot allocate the BIO.
@@ -112,8 +120,19 @@ final class SocketChannel {
             pendingCount -= sent
         }
         while sent < pendingCount {
-            guard let n = sendOnce(base + sent, pendingCount - sent) else { return false }
-            sent += n
+            let wanted = pendingCount - sent
+            if let n = sendOnce(base + sent, wanted) {
+                sent += n
+                if n == wanted { continue }
+            } else if !lastFailureWasWouldBlock {
+                return false
+            }
+            // The socket's buffer stayed full for the whole `SO_SNDTIMEO`. Each call restarts that
+            // timeout, so whoever waits decides how long in all, not the kernel.
+            guard !nonBlocking, keepWaiting?() == true else {
+                lastErrno = EAGAIN
+                return false
+            }
         }
         return true
     }
@@ -122,7 +141,10 @@ final class SocketChannel {
     private func sendOnce(_ data: UnsafeRawPointer, _ count: Int) -> Int? {
         let flags = Int32(MSG_NOSIGNAL) | (nonBlocking ? Int32(MSG_DONTWAIT) : 0)
         let n = retryingOnInterrupt { send(fd, data, count, flags) }
-        if n >= 0 { return n }
+        if n >= 0 {
+            bytesSent += UInt64(n)
+            return n
+        }
         lastErrno = errno
         return nil
     }

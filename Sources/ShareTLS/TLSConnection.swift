@@ -238,6 +238,19 @@ public final class TLSConnection {
         return total
     }
 
+    /// Bytes of TLS records the socket has taken so far: what the peer acknowledged is this minus the
+    /// socket's send queue (`SIOCOUTQ`).
+    public var bytesWrittenToSocket: UInt64 { channel.bytesSent }
+
+    /// Decides how long ``write(_:)`` waits while the socket takes nothing: asked each time a `send` ended
+    /// with the socket's buffer still full after `SO_SNDTIMEO`; `true` waits on, `false` fails the write with
+    /// ``TLSError/timedOut``. Without it, the first such timeout fails the write. A caller that sets a short
+    /// `SO_SNDTIMEO` and decides here can give up on its own deadline, or at once when told to stop.
+    public var whileWriteWaits: (() -> Bool)? {
+        get { channel.keepWaiting }
+        set { channel.keepWaiting = newValue }
+    }
+
     /// Encrypts and sends all of `bytes`. Blocks until the socket has taken them.
     ///
     /// Large buffers are cheap: records are collected into ~256 KiB `send` calls.

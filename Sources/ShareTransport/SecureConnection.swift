@@ -2,6 +2,10 @@ public import ShareDocuments
 public import ShareTLS
 public import ShareWire
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A TLS 1.3 connection that carries share frames.
 ///
 /// Outgoing frames are batched in a buffer and written with ``flush()`` (many small frames become
@@ -28,6 +32,21 @@ public final class SecureConnection {
     /// Keeps the traffic within a rate (`--limit-rate`): written and read bytes are paced by it.
     public var rateLimit: RateLimiter?
 
+    /// Signals that end a write waiting for the peer at once (the user stopped the transfer): the write
+    /// fails as timed out within ``writeSlice``.
+    public var writeWakes: [WakeSignal] = []
+
+    /// When set, a write waiting for the peer fails as timed out once this instant passed, whatever the
+    /// peer acknowledges (a last frame that must not hold up the end).
+    public var writeDeadline: ContinuousClock.Instant?
+
+    /// How long a write may wait without the peer acknowledging a byte (``setTimeouts(receive:send:)``).
+    private var sendStall: Duration?
+    /// What the peer had acknowledged when that last changed (or when nothing was outstanding).
+    private var acknowledged: (bytes: UInt64, at: ContinuousClock.Instant) = (0, .now)
+    /// A write blocked on a full socket looks up in slices this long whether to go on waiting.
+    public static let writeSlice: Duration = .milliseconds(200)
+
     /// How many bytes to read from TLS at a time.
     static let readChunk = 256 << 10
     /// The frame buffer of a connection that receives data: a whole DATA frame and one read fit, so
@@ -51,6 +70,7 @@ public final class SecureConnection {
         self.decoder = FrameDecoder(
             capacity: receivesData ? Self.receivingBuffer : Self.readChunk * 2, limits: limits)
         output.reserveCapacity(Self.flushThreshold + FrameType.maxDataBytes + 64)
+        tls.whileWriteWaits = { [unowned self] in self.writeMayWait() }
     }
 
     /// Connects to `endpoint` and completes the TLS handshake as a client.
@@ -106,8 +126,11 @@ public final class SecureConnection {
             let tls = try TLSConnection(context: context, socket: socket.descriptor)
             try tls.handshake()
             // The accepting side (the receiver) is the one DATA frames come to.
-            return try SecureConnection(
+            let connection = try SecureConnection(
                 socket: socket, tls: tls, endpoint: label, limits: limits, receivesData: !asClient)
+            // Until its user sets others, the handshake's limits hold.
+            connection.setTimeouts(receive: timeout, send: timeout)
+            return connection
         } catch let error as TLSError {
             socket.close()
             if asClient, case .connectionClosed = error { throw .closedDuringHandshake(endpoint: label) }
@@ -122,9 +145,37 @@ public final class SecureConnection {
         }
     }
 
-    /// Sets the read and write timeouts for what follows.
+    /// Sets the timeouts for what follows: a read waits at most `receive` for a byte; a write fails
+    /// once the peer has acknowledged nothing for `send` while data was waiting for it (nil: no limit).
+    ///
+    /// A write's progress is what the peer acknowledged, not what the socket took: bytes sitting in
+    /// the kernel's buffers are no progress, and a trickle of buffer space does not restart the limit.
     public func setTimeouts(receive: Duration?, send: Duration?) {
-        socket.setTimeouts(receive: receive, send: send)
+        sendStall = send
+        socket.setTimeouts(receive: receive, send: Self.writeSlice)
+    }
+
+    /// Whether a write blocked on a full socket may wait on (see ``setTimeouts(receive:send:)``).
+    private func writeMayWait() -> Bool {
+        if writeWakes.contains(where: \.isSignalled) { return false }
+        if let writeDeadline, ContinuousClock.now >= writeDeadline { return false }
+        noteAcknowledged()
+        guard let sendStall else { return true }
+        return ContinuousClock.now - acknowledged.at < sendStall
+    }
+
+    /// Looks at what the peer acknowledged: the stall clock restarts when that grew, or when nothing
+    /// is outstanding.
+    private func noteAcknowledged() {
+        let written = tls.bytesWrittenToSocket
+        guard let outstanding = socket.unacknowledgedBytes else {
+            // The kernel does not say: what the socket took is the best measure there is.
+            if written != acknowledged.bytes { acknowledged = (written, .now) }
+            return
+        }
+        let queued = UInt64(max(0, outstanding))
+        let acked = written - min(queued, written)
+        if queued == 0 || acked != acknowledged.bytes { acknowledged = (acked, .now) }
     }
 
     // MARK: Sending
@@ -159,6 +210,7 @@ public final class SecureConnection {
     /// Writes the output buffer.
     public func flush() throws(TransportError) {
         guard !output.isEmpty else { return }
+        noteAcknowledged()
         let tls = self.tls
         // Under a rate limit, in slices the limiter paces: the peer sees bytes arrive steadily, as
         // over a slow link, rather than a burst and then a long silence.
@@ -180,6 +232,16 @@ public final class SecureConnection {
         }
         if case .failure(let error) = result { throw map(error) }
         output.removeAll(keepingCapacity: true)
+    }
+
+    /// Waits until the peer has acknowledged every byte written so far, at most until `deadline`;
+    /// whether it did (true too when the kernel does not say).
+    public func waitUntilAcknowledged(before deadline: ContinuousClock.Instant) -> Bool {
+        while let queued = socket.unacknowledgedBytes, queued > 0 {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(5_000)
+        }
+        return true
     }
 
     /// Writes raw bytes over TLS, bypassing the frame encoder (hostile-peer tests only).
@@ -211,8 +273,12 @@ public final class SecureConnection {
                 do { try decoder.finish() } catch { throw .wire(error) }
                 return nil
             }
-            if let deadline, ContinuousClock.now >= deadline {
-                throw .transport(.timedOut(endpoint: endpoint, operation: "receiving"))
+            if let deadline {
+                // Each read waits only until the deadline, not for the socket's whole receive timeout.
+                let left = deadline - ContinuousClock.now
+                guard left > .zero, tls.hasBufferedBytes || socket.waitReadable(timeout: left) else {
+                    throw .transport(.timedOut(endpoint: endpoint, operation: "receiving"))
+                }
             }
             try fill()
         }

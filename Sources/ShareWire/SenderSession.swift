@@ -48,6 +48,7 @@ public struct SenderSession: Sendable {
     /// The features both HELLOs carry.
     public private(set) var features: HelloFeatures = []
     private var ownFeatures: HelloFeatures = []
+    private var ownFlags: HelloFlags = []
     private var manifest: Manifest?
     private var isPairing = false
     private var offerSent = false
@@ -64,6 +65,7 @@ public struct SenderSession: Sendable {
     public mutating func start(_ hello: Hello) -> [Action] {
         guard state == .idle else { return [] }
         ownFeatures = hello.features
+        ownFlags = hello.flags
         state = .awaitingHello
         var hello = hello
         hello.name = Hello.sanitizedName(hello.name)
@@ -115,6 +117,9 @@ public struct SenderSession: Sendable {
         }
         switch (state, frame) {
         case (.awaitingHello, .hello(let hello)):
+            if let reason = Self.comparisonNobodyCanMake(own: ownFlags, peer: hello.flags) {
+                return fail(WireError.malformed(.hello, reason))
+            }
             peer = hello
             features = ownFeatures.intersection(hello.features)
             state = hello.flags.contains(.decided) ? .negotiating : .greeted
@@ -225,6 +230,22 @@ public struct SenderSession: Sendable {
             have.append(record)
         }
         return proceedIfReady()
+    }
+
+    /// Why a receiver's HELLO that sets COMPARE breaks §6 (a receiver sets it only when both HELLOs
+    /// set ATTENDED), or nil: a code that no person can compare is refused at once rather than
+    /// waited on.
+    private static func comparisonNobodyCanMake(own: HelloFlags, peer: HelloFlags) -> String? {
+        guard peer.contains(.compare) else { return nil }
+        if !own.contains(.attended) {
+            return "it asks to compare a verification code, but nobody is at this sender to compare it "
+                + "(COMPARE needs ATTENDED in both HELLOs: docs/PROTOCOL.md §6); nothing was sent"
+        }
+        if !peer.contains(.attended) {
+            return "it shows a verification code with nobody there to see it "
+                + "(COMPARE needs ATTENDED in both HELLOs: docs/PROTOCOL.md §6); nothing was sent"
+        }
+        return nil
     }
 
     private mutating func proceedIfReady() -> [Action] {

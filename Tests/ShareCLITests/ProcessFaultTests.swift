@@ -36,4 +36,59 @@ import Glibc
         receiver.signal(SIGINT)
         #expect(await receiver.wait(timeout: .seconds(10)).status == 128 + SIGINT)
     }
+
+    /// A `share receive --accept all --json` of `machine`, and where to send to it.
+    private func receiver(_ machine: TestMachine, into folder: String) async throws -> (RunningShare, String) {
+        let receiver = machine.start(["receive", "--port", "0", "--dir", folder, "--accept", "all", "--json"])
+        let port = try #require(await receiver.listeningPort())
+        return (receiver, "127.0.0.1:\(port)")
+    }
+
+    @Test func aReceiverStoppedLongerThanTheStallLimitIsLeftWhenItRunsOutAndReconnectedTo() async throws {
+        let dir = TemporaryDirectory("e2e-sigstop-stall")
+        let quick = ["SHARE_STALL_TIMEOUT": "2"]
+        let alice = TestMachine("alice", in: dir, extra: quick)
+        let bob = TestMachine("bob", in: dir, extra: quick)
+        // Far more than every buffer on the way can hold.
+        FileTree.writeSparseFile(dir.at("disk.img"), size: 4 << 30)
+        let (receiver, address) = try await receiver(bob, into: dir.at("received"))
+        let sender = alice.start(["send", dir.at("disk.img"), "--to", address, "--retry-for", "60s"])
+        defer {
+            sender.forceKill()
+            receiver.forceKill()
+        }
+        #expect(await waitUntil(timeout: .seconds(30)) { stagedBytes(in: bob.inbox) > 16 << 20 }, "data arrives")
+        try receiver.suspend()
+        let stopped = ContinuousClock.now
+        #expect(await sender.waitForOutput(containing: "reconnecting", timeout: .seconds(15)), "\(sender.stderr)")
+        // The sender counts from the last byte the receiver acknowledged, not from what its own
+        // socket buffers still took.
+        let noticed = ContinuousClock.now - stopped
+        #expect(noticed >= .milliseconds(1_800) && noticed < .milliseconds(3_500), "noticed after \(noticed); the limit is 2 s")
+        #expect(sender.stderr.contains("the receiver took no data for 2 s"), "\(sender.stderr)")
+        try receiver.resume()
+        #expect(await sender.waitForOutput(containing: "resuming: ", timeout: .seconds(20)), "\(sender.stderr)")
+    }
+
+    @Test func aSenderTerminatedWhileTheReceiverTakesNothingEndsAtOnceAndDoesNotClaimItWasTold() async throws {
+        let dir = TemporaryDirectory("e2e-sigstop-term")
+        let alice = TestMachine("alice", in: dir)
+        let bob = TestMachine("bob", in: dir)
+        FileTree.writeSparseFile(dir.at("disk.img"), size: 4 << 30)
+        let (receiver, address) = try await receiver(bob, into: dir.at("received"))
+        let sender = alice.start(["send", dir.at("disk.img"), "--to", address])
+        defer { receiver.forceKill() }
+        #expect(await waitUntil(timeout: .seconds(30)) { stagedBytes(in: bob.inbox) > 16 << 20 }, "data arrives")
+        try receiver.suspend()
+        // The sender's writes now wait for a receiver that takes nothing (30 s before it counts as stalled).
+        try await Task.sleep(for: .seconds(1))
+        sender.signal(SIGTERM)
+        let terminated = ContinuousClock.now
+        let sent = await sender.wait(timeout: .seconds(10))
+        let took = ContinuousClock.now - terminated
+        #expect(took < .seconds(2), "SIGTERM took \(took)")
+        #expect(sent.status == 128 + SIGTERM, "\(sent.stderr)")
+        #expect(sent.stderr.contains("the receiver could not be told"), "\(sent.stderr)")
+        #expect(!sent.stderr.contains("the receiver was told"), "\(sent.stderr)")
+    }
 }

@@ -91,6 +91,38 @@ import Glibc
         }
     }
 
+    @Test func aSenderSilentAfterABurstIsCutWhenItsSilenceRunsOutNotAWindowLater() throws {
+        // The silence limit and the rate window as long as each other, as by default (60 s each).
+        let scene = try HostileScene("hostile-burst-silence") {
+            $0.idleTimeout = .seconds(2)
+            $0.rateWindow = .seconds(2)
+        }
+        try scene.run {
+            let connection = try HostileSender(in: scene.dir).connect(scene.harness.endpoint)
+            try connection.writeRaw(
+                FrameEncoder.encode(.hello(Hello(name: "burst")))
+                    + RawOffer.frame([.init(path: "big.bin", size: 8 << 20)]))
+            _ = try connection.receive()  // HELLO
+            #expect(try connection.receive() == .decision(Decision(.accepted)))
+            // A burst well above the least rate, then nothing.
+            for part in 0..<4 {
+                let bytes = [UInt8](repeating: UInt8(part), count: 256 << 10)
+                try connection.send(.data(DataChunk(fileIndex: 0, offset: UInt64(part) << 18, bytes: bytes)))
+            }
+            let silent = ContinuousClock.now
+            let answer = try connection.receive()
+            let waited = ContinuousClock.now - silent
+            connection.close()
+            guard case .error(let error)? = answer else {
+                Issue.record("expected an ERROR, got \(String(describing: answer))")
+                return
+            }
+            #expect(error.code == .timedOut, "\(error)")
+            #expect(waited >= .milliseconds(1_900) && waited < .milliseconds(3_500), "cut after \(waited), the limit is 2 s")
+            #expect(scene.hostileOutcomeText().contains("heard nothing from the sender for 2 s"))
+        }
+    }
+
     @Test func anOfferWhoseEntriesDripIsCutOffAsTooSlow() throws {
         let scene = try HostileScene("hostile-drip-offer") {
             $0.offerDeadline = .seconds(2)

@@ -177,6 +177,20 @@ final class HostileReceiver: Sendable {
         #expect(newerText.contains("this receiver speaks share protocol 3"), "\(newerText)")
     }
 
+    @Test func aDecisionThatNeverCompletesIsGivenUpOnWhenTheDecisionsTimeRunsOut() throws {
+        let dir = TemporaryDirectory("hostile-rx-half-decision")
+        let receiver = try HostileReceiver(in: dir) { connection in
+            try? connection.send(.hello(Hello(name: "stutter")))
+            Self.readOffer(connection)
+            try? connection.writeRaw([FrameType.decision.rawValue])  // the first byte of a DECISION, then nothing
+            sleep(8)
+        }
+        let started = ContinuousClock.now
+        let error = try send(dir, to: receiver, decisionTimeout: .seconds(1))
+        #expect(error.map { "\($0)" } == "the transfer failed: no decision came within 1 s")
+        #expect(ContinuousClock.now - started < .milliseconds(2_500), "given up after \(ContinuousClock.now - started)")
+    }
+
     @Test func aReceiverWithAnExpiredCertificateIsRefused() throws {
         let dir = TemporaryDirectory("hostile-rx-expired")
         let expired = try Identity.generateEphemeral(
@@ -202,23 +216,102 @@ final class HostileReceiver: Sendable {
         } throws: { "\($0)".contains("the receiver did not answer the greeting within 1 s") }
     }
 
-    @Test func aReceiverThatStopsReadingIsNoticedAsAStall() throws {
-        let dir = TemporaryDirectory("hostile-rx-asleep")
-        let receiver = try HostileReceiver(in: dir) { connection in
+    /// A receiver that accepts, then reads nothing more for `seconds` (its buffers fill up).
+    static func asleepAfterAccepting(_ dir: TemporaryDirectory, for seconds: UInt32 = 10) throws -> HostileReceiver {
+        try HostileReceiver(in: dir) { connection in
             _ = try? connection.receive()
             try? connection.send(.hello(Hello(name: "sleepy")))
             _ = try? connection.receive()
             try? connection.send(.decision(.accept))
-            usleep(6_000_000)  // asleep: reads nothing more
+            sleep(seconds)  // asleep: reads nothing more
         }
+    }
+
+    @Test func aReceiverThatStopsReadingIsNoticedAsAStallWhenTheStallLimitRunsOut() throws {
+        let dir = TemporaryDirectory("hostile-rx-asleep")
+        let receiver = try Self.asleepAfterAccepting(dir)
         FileTree.writeSparseFile(dir.at("big.img"), size: 256 << 20)
         var sender = try TestSender(in: dir)
-        sender.options.idleTimeout = .seconds(1)
+        sender.options.idleTimeout = .seconds(2)
         let started = ContinuousClock.now
         #expect {
             _ = try Sender.send(try PreparedSend.scan([dir.at("big.img")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
-        } throws: { "\($0)".contains("the receiver took no data for 1 s") }
-        #expect(ContinuousClock.now - started < .seconds(5), "noticed within the stall time, not after minutes")
+        } throws: { "\($0)".contains("the receiver took no data for 2 s") }
+        // Bytes the kernel's buffers took, or a trickle of their space, are no progress: the limit
+        // counts from the last byte the receiver acknowledged.
+        let took = ContinuousClock.now - started
+        #expect(took >= .seconds(2) && took < .milliseconds(3_500), "ended after \(took); the stall limit is 2 s")
+    }
+
+    @Test func aCancelWhileTheReceiverTakesNothingEndsAtOnceAndSaysItCouldNotBeTold() throws {
+        let dir = TemporaryDirectory("hostile-rx-asleep-cancel")
+        let receiver = try Self.asleepAfterAccepting(dir)
+        FileTree.writeSparseFile(dir.at("big.img"), size: 256 << 20)
+        var sender = try TestSender(in: dir)
+        let cancellation = SendCancellation()
+        sender.options.cancellation = cancellation
+        let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
+        Thread {
+            usleep(1_000_000)  // the sender is blocked writing by now
+            cancelledAt.withLock { $0 = .now }
+            cancellation.cancel()
+        }.start()
+        var failure: SendError?
+        do {
+            _ = try Sender.send(try PreparedSend.scan([dir.at("big.img")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } catch {
+            failure = error
+        }
+        let took = ContinuousClock.now - (cancelledAt.withLock { $0 } ?? .now)
+        #expect(took < .seconds(1), "the cancel ended the send after \(took)")
+        #expect(failure?.description.contains("the receiver could not be told") == true, "\(String(describing: failure))")
+    }
+
+    @Test func aCancelWhileTheReceiverDecidesTellsIt() throws {
+        let dir = TemporaryDirectory("hostile-rx-cancel-told")
+        let heard = Mutex<[Frame]>([])
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()
+            try? connection.send(.hello(Hello(name: "pondering", flags: [.attended])))
+            while let frame = try? connection.receive() { heard.withLock { $0.append(frame) } }
+        }
+        FileTree.writeText(dir.at("a.txt"), "a")
+        var sender = try TestSender(in: dir)
+        let cancellation = SendCancellation()
+        sender.options.cancellation = cancellation
+        Thread {
+            usleep(500_000)
+            cancellation.cancel()
+        }.start()
+        #expect {
+            _ = try Sender.send(try PreparedSend.scan([dir.at("a.txt")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { "\($0)" == "cancelled; the receiver was told, and nothing was placed" }
+        usleep(300_000)
+        #expect(heard.withLock { $0.last.map { if case .error(let error) = $0 { error.code == .cancelled } else { false } } } == true)
+    }
+
+    @Test func aCodeComparisonAskedOfAnUnattendedSenderIsRefusedAtOnce() throws {
+        let dir = TemporaryDirectory("hostile-rx-compare")
+        let answered = Mutex<[Frame]>([])
+        let receiver = try HostileReceiver(in: dir) { connection in
+            _ = try? connection.receive()
+            // "Compare the code", though the sender's HELLO said nobody is there; then it holds on.
+            try? connection.send(.hello(Hello(name: "pushy", flags: [.attended, .compare])))
+            connection.setTimeouts(receive: .seconds(8), send: .seconds(8))
+            while let frame = try? connection.receive() { answered.withLock { $0.append(frame) } }
+        }
+        FileTree.writeText(dir.at("a.txt"), "a")
+        let sender = try TestSender(in: dir)
+        #expect(sender.options.interaction == nil, "unattended: no terminal to compare a code on")
+        let started = ContinuousClock.now
+        #expect {
+            _ = try Sender.send(try PreparedSend.scan([dir.at("a.txt")]), to: receiver.endpoint, identity: sender.identity, options: sender.options)
+        } throws: { "\($0)".contains("nobody is at this sender to compare it") }
+        #expect(ContinuousClock.now - started < .seconds(3), "refused at once, not after the decision's wait")
+        usleep(300_000)
+        let frames = answered.withLock { $0 }
+        #expect(frames.map(\.type) == [.error], "no offer, only the refusal: \(frames.map(\.type))")
+        if case .error(let error)? = frames.first { #expect(error.code == .protocolViolation) }
     }
 
     @Test func anImpostorForAVerifiedPeerReceivesNothingButARefusal() throws {

@@ -212,6 +212,27 @@ import Testing
         ])
     }
 
+    @Test func aCodeToCompareWhereNobodyCanCompareItIsRefusedAtOnce() {
+        // An unattended sender (no ATTENDED), or a receiver that says nobody is there: §6 forbids COMPARE.
+        for (senderFlags, receiverFlags, why) in [
+            (HelloFlags(), HelloFlags([.attended, .compare]), "nobody is at this sender to compare it"),
+            (HelloFlags([.attended, .compare]), HelloFlags([.compare]), "with nobody there to see it"),
+        ] {
+            var sender = SenderSession()
+            _ = sender.start(Hello(name: "laptop", flags: senderFlags))
+            let actions = sender.receive(.hello(Hello(name: "desk", flags: receiverFlags)))
+            #expect(sender.state == .failed, "nothing is offered, and nothing waits for an answer")
+            guard case .send(.error(let told))? = actions.first, case .failed(.protocolViolation(let error))? = actions.dropFirst().first
+            else {
+                Issue.record("expected ERROR then a failure: \(actions)")
+                continue
+            }
+            #expect(told.code == .protocolViolation)
+            #expect("\(error)".contains(why) && "\(error)".contains("PROTOCOL.md §6"), "\(error)")
+            #expect(actions.last == .close)
+        }
+    }
+
     @Test func aVerifyThatWasNotAskedForIsAViolation() {
         var link = Link()
         link.greet(senderFlags: [.attended], receiverFlags: [])

@@ -83,13 +83,15 @@ struct IncomingTransfer {
     /// The longest the connection waits for the sender now.
     private var receiveTimeout: Duration?
 
-    /// When ``receiveTimeout`` was last set: silence is counted from then at the earliest.
-    private var receiveTimeoutSet = ContinuousClock.now
+    /// When the sender was last heard (a whole frame arrived), or the current wait began: the
+    /// silence ``receiveTimeout`` allows counts from here, across reads and rate windows (and, while
+    /// a rule bounds the whole phase, from a later byte of a frame still arriving).
+    private var lastHeard = ContinuousClock.now
 
     /// Sets how long to wait for the sender (and for the socket to take what this side sends).
     private mutating func setTimeouts(receive: Duration?) {
         receiveTimeout = receive
-        receiveTimeoutSet = .now
+        lastHeard = .now
         connection?.setTimeouts(receive: receive, send: configuration.idleTimeout)
     }
 
@@ -120,9 +122,10 @@ struct IncomingTransfer {
         // whole phase (the offer deadline until the offer's first frame, the rate rule after it), a
         // frame may take longer than the timeout to arrive, as long as its bytes keep coming.
         let countsBytes = policed || session.state == .awaitingHello || session.state == .awaitingOffer
-        var silentSince = receiveTimeoutSet
-        if countsBytes, let limit = receiveTimeout {
-            silentSince = max(receiveTimeoutSet, connection.lastArrival)
+        // The sender's silence counts from the last frame it sent (or a later byte, see above), not
+        // from this read: a read that ends with a rate window does not start it again.
+        let silentSince = countsBytes ? max(lastHeard, connection.lastArrival) : lastHeard
+        if let limit = receiveTimeout {
             let left = silentSince + limit - .now
             guard left > .zero else {
                 perform(session.fail(silenceError))
@@ -136,6 +139,7 @@ struct IncomingTransfer {
             waitEndsWithWindow = wait.endsWithWindow
         }
         let arrival = connection.next(orWake: [control.wake], timeout: timeout)
+        if case .frame = arrival { lastHeard = .now }
         if policed {
             switch rateWindow.check(bytesReceived: connection.bytesReceived) {
             case .open:
@@ -148,8 +152,9 @@ struct IncomingTransfer {
             }
         }
         // A wait for the window's end may time out a moment early (the poll's clock is coarser than
-        // this one): that is not the sender's silence; the next call checks the window.
-        if case .timedOut = arrival, waitEndsWithWindow { return }
+        // this one): that is not the sender's silence; the next call checks the window. Nor is a
+        // wait that ended a moment before the silence did.
+        if case .timedOut = arrival, waitEndsWithWindow || !silenceReached(since: silentSince) { return }
         switch arrival {
         case .frame(let frame):
             if case .offer = frame {
@@ -172,6 +177,13 @@ struct IncomingTransfer {
         case .failure(.transport(let error)):
             perform(control.isStopping ? session.fail(stoppedError) : session.connectionClosed(because: Self.reason(error)))
         }
+    }
+
+    /// Whether the sender has been silent for all of ``receiveTimeout`` since `start` (allowing for
+    /// a poll that wakes a little early).
+    private func silenceReached(since start: ContinuousClock.Instant) -> Bool {
+        guard let receiveTimeout else { return true }
+        return ContinuousClock.now - start >= receiveTimeout - .milliseconds(20)
     }
 
     /// What the sender is told when it was silent for ``receiveTimeout``.
@@ -303,7 +315,10 @@ struct IncomingTransfer {
                 if control.isStopping { _ = answer.wake.wait(timeout: .seconds(5)) }
                 if answer.value == nil && control.isStopping { break }
                 continue
-            case .readable: receiveOne()
+            case .readable:
+                // The sender may well say nothing while a person decides: its silence counts from here.
+                lastHeard = .now
+                receiveOne()
             }
             if control.isStopping { break }
         }
@@ -312,6 +327,9 @@ struct IncomingTransfer {
             _ = answer.wake.wait(timeout: .seconds(5))
             return nil
         }
+        // Whatever the sender says next (a VERIFY its user is still deciding on), the wait for it
+        // starts with the answer.
+        lastHeard = .now
         return answer.value
     }
 

@@ -27,8 +27,9 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
     case cannotVerify(name: String)
     /// The user said the codes differ; nothing was sent.
     case codesDiffer(name: String)
-    /// The user cancelled (Ctrl-C); the receiver was told.
-    case cancelled
+    /// The user cancelled (Ctrl-C): `receiverTold` says whether the receiver got this side's ERROR
+    /// `cancelled` (nil: no connection was open).
+    case cancelled(receiverTold: Bool?)
     /// The trust store cannot be read (nothing is sent while it is damaged).
     case trustStore(String)
 
@@ -113,7 +114,11 @@ public enum SendError: Error, Sendable, CustomStringConvertible {
         case .codesDiffer(let name):
             "you said \"\(DisplayText.escape(name))\" shows another code: someone may be intercepting the connection. "
                 + "Nothing was sent, and nothing was remembered"
-        case .cancelled: "cancelled; the receiver was told, and nothing was placed"
+        case .cancelled(receiverTold: true?): "cancelled; the receiver was told, and nothing was placed"
+        case .cancelled(receiverTold: false?):
+            "cancelled; the receiver could not be told (it was taking no data), so it ends the transfer when it "
+                + "notices the silence"
+        case .cancelled(receiverTold: nil): "cancelled; no connection was open, so the receiver was not told"
         case .trustStore(let reason): reason
         }
     }

@@ -13,7 +13,7 @@ enum SendHandshake {
         _ endpoints: [Endpoint], identity: Identity, options: SendOptions
     ) throws(SendError) -> (SecureConnection, SendOptions, TrustStore) {
         ProcessSignals.ignoreBrokenPipes()
-        if options.cancellation?.isCancelled == true { throw .cancelled }
+        if options.cancellation?.isCancelled == true { throw .cancelled(receiverTold: nil) }
         var trust = TrustStore()
         if let directory = options.configDirectory {
             do {

@@ -23,6 +23,8 @@ struct SendRun {
     private let negotiation: SendNegotiation
     /// The data stage, once the receiver accepted.
     private var pump: DataPump?
+    /// How many frames failed to go out (the connection broke, or the receiver took nothing).
+    private var unsentFrames = 0
 
     init(
         prepared: PreparedSend?, connection: SecureConnection, options: SendOptions, trust: TrustStore,
@@ -33,6 +35,8 @@ struct SendRun {
         self.options = options
         self.progress = progress
         self.cancelWake = options.cancellation?.wake ?? WakeSignal()
+        // The user's cancel also ends a write that waits for a receiver taking nothing.
+        connection.writeWakes = [cancelWake]
         self.negotiation = SendNegotiation(connection: connection, options: options, trust: trust, isPairing: prepared == nil)
     }
 
@@ -85,7 +89,8 @@ struct SendRun {
             perform(session.userAnswered(answer ? .confirmed : .rejected))
             if !answer { outcome = .failure(.codesDiffer(name: peerName)) }
         case .readable:
-            receiveOne()
+            // A frame that trickles in must be complete within the decision's time too.
+            receiveOne(within: left)
         case .timedOut:
             break
         }
@@ -96,13 +101,16 @@ struct SendRun {
         connection.setTimeouts(receive: timeout, send: options.idleTimeout)
     }
 
-    private mutating func receiveOne() {
-        switch connection.next(orWake: [cancelWake], timeout: receiveTimeout) {
+    /// Receives one frame within `limit` (nil: ``receiveTimeout``); when `limit` runs out, the caller
+    /// that set it says what did not come.
+    private mutating func receiveOne(within limit: Duration? = nil) {
+        switch connection.next(orWake: [cancelWake], timeout: limit ?? receiveTimeout) {
         case .frame(let frame):
             perform(session.receive(frame))
         case .woken:
             _ = cancelled()
         case .timedOut:
+            if limit != nil { return }
             let seconds = receiveTimeout?.components.seconds ?? 0
             let what =
                 session.state == .awaitingHello
@@ -139,14 +147,28 @@ struct SendRun {
         negotiation.greeted(hello, interaction: interaction)
     }
 
-    /// Whether the user cancelled; if so, tells the receiver and ends.
+    /// Whether the user cancelled; if so, tells the receiver (if it still can) and ends.
     private mutating func cancelled() -> Bool {
         guard options.cancellation?.isCancelled == true else { return false }
         if outcome == nil || isConnectionLoss(outcome) {
-            outcome = .failure(.cancelled)
-            perform(session.fail(PeerError(.cancelled, "the sender's user cancelled the transfer")))
+            let told = tell(PeerError(.cancelled, "the sender's user cancelled the transfer"))
+            outcome = .failure(.cancelled(receiverTold: told))
         }
         return true
+    }
+
+    /// Ends the session with `error` and sends it to the receiver, waiting at most a second for the
+    /// receiver's machine to acknowledge it; whether it did (not when the connection was lost
+    /// already, broke, or the receiver was taking nothing).
+    private mutating func tell(_ error: PeerError) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(1)
+        connection.writeWakes = []
+        connection.writeDeadline = deadline
+        let unsent = unsentFrames
+        let actions = session.fail(error)
+        perform(actions)
+        let sent = actions.contains { if case .send = $0 { true } else { false } } && unsentFrames == unsent
+        return sent && connection.waitUntilAcknowledged(before: deadline)
     }
 
     private func isConnectionLoss(_ outcome: Result<Receipt, SendError>?) -> Bool {
@@ -183,6 +205,7 @@ struct SendRun {
                 do {
                     try connection.send(frame)
                 } catch {
+                    unsentFrames += 1
                     if outcome == nil { outcome = .failure(.transport(error)) }
                 }
             case .greeted(let hello):

@@ -97,7 +97,7 @@ public enum Sender {
                 guard remaining > delay else { throw error }
                 attempt += 1
                 options.onReconnect?(Reconnection(attempt: attempt, reason: error.description, delay: delay, remaining: remaining))
-                if await pause(delay, cancellation: options.cancellation) { throw .cancelled }
+                if await pause(delay, cancellation: options.cancellation) { throw .cancelled(receiverTold: nil) }
                 if let refresh {
                     let fresh = await refresh()
                     if !fresh.isEmpty { addresses = fresh }
