@@ -53,6 +53,17 @@ struct LocalSendDaemon {
         return (try? JSONSerialization.jsonObject(with: Data(output))) as? [[String: Any]] ?? []
     }
 
+    /// `localsendctl status --json`, as text (what it is doing, and how its last transfer ended).
+    func status() throws -> String {
+        let installation = try #require(Self.installation)
+        let child = try Subprocess(
+            executable: "/usr/bin/python3", arguments: ["-m", "localsendd.cli", "--socket", controlSocket, "status", "--json"],
+            environment: ["PYTHONPATH": installation, "HOME": home], stdinPipe: false)
+        let output = child.readToEnd()
+        _ = child.reap(block: true)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// Where it puts what it receives.
     var downloads: String { home + "/Downloads" }
 

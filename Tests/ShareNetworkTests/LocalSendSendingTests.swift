@@ -78,4 +78,35 @@ struct LocalSendSendingTests {
         #expect(with.status == 0, "\(with.stderr)")
         #expect(FileTree.readText(phone.downloads + "/a.txt") == "for the phone\n")
     }
+
+    @Test func aSendShowsProgressAndCtrlCCancelsTheSession() async throws {
+        let dir = TemporaryDirectory("localsend-cancel")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: LocalSendDiscoveryTests.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        FileTree.writeFile(dir.at("video.mp4"), size: 8_000_000, seed: 9)
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Ana's phone", in: dir)
+        defer { phone.stop() }
+        _ = try await phone.fingerprint()
+        // A slow link (4 Mbit/s: 16 s for the file), so that the send is still going when Ctrl-C comes.
+        try lan.limitRate("desk", bitsPerSecond: 4_000_000)
+
+        let words = [SimulatedLAN.script, "run", "desk", try #require(SimulatedLAN.share), "send", dir.at("video.mp4"), "--to", "Ana's phone"]
+        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
+        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let terminal = PseudoTerminalProcess(command: quoted.joined(separator: " "), environment: environment)
+        #expect(terminal.waitForOutput(containing: "Sending to \"Ana's phone\"", timeout: .seconds(20)), "\(terminal.output)")
+        #expect(terminal.waitForOutput(containing: "%", timeout: .seconds(20)))
+        terminal.interrupt()
+        #expect(terminal.wait(timeout: .seconds(10)) == 130, "\(terminal.output)")
+        // The device was told: it dropped the session and its partial file.
+        var status = ""
+        for _ in 0..<50 {
+            status = try phone.status()
+            if status.contains("recv_cancelled") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(status.contains("recv_cancelled"), "\(status)")
+        #expect(!FileManager.default.fileExists(atPath: phone.downloads + "/video.mp4"), "no partial file is shown as complete")
+    }
 }

@@ -49,8 +49,14 @@ struct LocalSendDelivery {
     let pin: String?
     let cancellation: SendCancellation
 
-    /// Sends `prepared` to every target at once; the results in the targets' order.
-    func send(_ prepared: PreparedSend, to targets: [Target]) async -> [Result<LocalSendReport, LocalSendError>] {
+    /// How a target is named on the progress line.
+    static func label(_ target: Target) -> String { "\"\(TerminalText.safe(target.device.label))\"" }
+
+    /// Sends `prepared` to every target at once, each shown on `board` from row `firstRow` on; the
+    /// results in the targets' order.
+    func send(
+        _ prepared: PreparedSend, to targets: [Target], board: ProgressBoard, firstRow: Int
+    ) async -> [Result<LocalSendReport, LocalSendError>] {
         guard !targets.isEmpty else { return [] }
         let identity: LocalSendIdentity
         do {
@@ -67,9 +73,17 @@ struct LocalSendDelivery {
                     do throws(LocalSendError) {
                         let report = try await LocalSendSender.send(
                             prepared, to: target.device, alias: alias, identity: identity, pin: pin,
-                            configDirectory: configDirectory, cancellation: cancellation)
+                            configDirectory: configDirectory, cancellation: cancellation,
+                            progress: { progress in
+                                switch progress {
+                                case .waiting: board.set(firstRow + index, .waiting)
+                                case .sending(let transfer): board.update(firstRow + index, transfer)
+                                }
+                            })
+                        board.set(firstRow + index, .done)
                         return (index, .success(report))
                     } catch {
+                        board.set(firstRow + index, .done)
                         return (index, .failure(error))
                     }
                 }

@@ -218,7 +218,8 @@ struct SendCommand: ShareCommand {
         let everyTarget = targets.count + localSendTargets.count
         if everyTarget == 1, targets.count == 1, case .failure(let error) = resolved[0], !json { throw error }
         let destinations = resolved.compactMap { try? $0.get() }
-        let board = ProgressBoard(console: console, labels: destinations.map(\.label))
+        let board = ProgressBoard(
+            console: console, labels: destinations.map(\.label) + localSendTargets.map(LocalSendDelivery.label))
         let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
         let attended = console.stdinIsTerminal && console.stderrIsTerminal
         let cancellation = SendCancellation()
@@ -231,7 +232,8 @@ struct SendCommand: ShareCommand {
         // LocalSend devices are sent to at the same time as share's receivers.
         let delivery = LocalSendDelivery(node: node, pin: pin, cancellation: cancellation)
         let toLocalSend = localSendTargets
-        let localSendRun = Task { await delivery.send(prepared, to: toLocalSend) }
+        let firstLocalSendRow = destinations.count
+        let localSendRun = Task { await delivery.send(prepared, to: toLocalSend, board: board, firstRow: firstLocalSendRow) }
         // Several receivers: the files are read and hashed once for all of them.
         let source = destinations.count > 1 ? SharedSource(prepared) : nil
         // Whom each send reached, for the report and the history of a send that does not complete.
@@ -298,6 +300,7 @@ struct SendCommand: ShareCommand {
             for await (index, result) in group { results[index] = result }
             return results.compactMap { $0 }
         }
+        let localSendResults = await localSendRun.value
         board.finish()
         WideAreaTarget.record(destinations, results, node: node)
         let history = TransferHistory(paths: context.paths)
@@ -352,7 +355,6 @@ struct SendCommand: ShareCommand {
                     console: console, single: everyTarget == 1)
             }
         }
-        let localSendResults = await localSendRun.value
         if !localSendTargets.isEmpty {
             HistoryCommand.warn(
                 TransferHistory(paths: context.paths).record(

@@ -21,11 +21,11 @@ public enum LocalSendSender {
     /// - Parameters:
     ///   - pin: the PIN the device asks for, if it does.
     ///   - configDirectory: where devices reached by address are remembered with their fingerprint.
-    ///   - progress: bytes sent and the total, after each piece.
+    ///   - progress: told when the device's user is asked, and after each piece uploaded.
     public static func send(
         _ prepared: PreparedSend, to target: LocalSendTarget, alias: String, identity: LocalSendIdentity, pin: String?,
         configDirectory: String, cancellation: SendCancellation?, timeout: Duration = .seconds(10),
-        progress: (@Sendable (UInt64, UInt64) -> Void)? = nil
+        progress: (@Sendable (LocalSendProgress) -> Void)? = nil
     ) async throws(LocalSendError) -> LocalSendReport {
         try await BlockingWork.run("share.localsend-send") { () throws(LocalSendError) -> LocalSendReport in
             try sendBlocking(
@@ -37,7 +37,7 @@ public enum LocalSendSender {
     static func sendBlocking(
         _ prepared: PreparedSend, to target: LocalSendTarget, alias: String, identity: LocalSendIdentity, pin: String?,
         configDirectory: String, cancellation: SendCancellation?, timeout: Duration,
-        progress: (@Sendable (UInt64, UInt64) -> Void)?
+        progress: (@Sendable (LocalSendProgress) -> Void)?
     ) throws(LocalSendError) -> LocalSendReport {
         let started = ContinuousClock.now
         let (files, leftOut) = try LocalSendUpload.files(of: prepared)
@@ -49,6 +49,7 @@ public enum LocalSendSender {
 
         var query = ""
         if let pin { query = "?pin=" + LocalSendUpload.queryValue(pin) }
+        progress?(.waiting)
         let request = LocalSendUpload.prepareBody(files, device: identity.device(alias: alias, port: LocalSendDevice.defaultPort, announce: nil, looksOnly: false))
         let (answer, seen) = try client.send(
             "POST", "/api/localsend/v2/prepare-upload" + query, body: .json(request), answerWait: decisionWait,
@@ -69,7 +70,7 @@ public enum LocalSendSender {
     private static func deliver(
         _ prepared: PreparedSend, files: [LocalSendUpload.File], leftOut: [String], answer: HTTPMessage, seen: String,
         client: LocalSendClient, target: LocalSendTarget, started: ContinuousClock.Instant,
-        cancellation: SendCancellation?, timeout: Duration, progress: (@Sendable (UInt64, UInt64) -> Void)?
+        cancellation: SendCancellation?, timeout: Duration, progress: (@Sendable (LocalSendProgress) -> Void)?
     ) throws(LocalSendError) -> LocalSendReport {
         let pinned = LocalSendClient(
             endpoint: target.endpoint, label: client.label, expectedFingerprint: seen, timeout: timeout)
@@ -84,8 +85,17 @@ public enum LocalSendSender {
             throw LocalSendError.status(answer.status, device: client.label, request: "prepare-upload")
         }
         let session = try LocalSendUpload.session(from: answer.body, files: files, device: client.label)
-        let total = files.filter { session.tokens[$0.id] != nil }.reduce(UInt64(0)) { $0 + $1.size }
+        let accepted = files.filter { session.tokens[$0.id] != nil }
+        let total = accepted.reduce(UInt64(0)) { $0 + $1.size }
         var done: UInt64 = 0
+        let uploadStarted = ContinuousClock.now
+        @Sendable func tell(_ bytes: UInt64, _ filesDone: Int) {
+            progress?(
+                .sending(
+                    TransferProgress(
+                        bytesDone: bytes, bytesTotal: total, filesDone: filesDone, filesTotal: accepted.count,
+                        elapsed: ContinuousClock.now - uploadStarted)))
+        }
         do throws(LocalSendError) {
             for file in files {
                 guard let token = session.tokens[file.id] else { continue }
@@ -99,7 +109,9 @@ public enum LocalSendSender {
                 case .bytes(let bytes): body = .bytes(bytes)
                 case .file(let index):
                     switch SourceFile.open(prepared, index: index) {
-                    case .success(let opened): body = .file(opened, progress: { progress?(base + $0, total) })
+                    case .success(let opened):
+                        let filesDone = report.files
+                        body = .file(opened, progress: { tell(base + $0, filesDone) })
                     case .failure(let failure): throw LocalSendError(failure.message)
                     }
                 }
@@ -108,8 +120,8 @@ public enum LocalSendSender {
                     throw LocalSendError.status(uploaded.status, device: client.label, request: "upload")
                 }
                 done += file.size
-                progress?(done, total)
                 report.files += 1
+                tell(done, report.files)
                 report.bytes += file.size
             }
         } catch {
