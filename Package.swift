@@ -83,7 +83,7 @@ let package = Package(
         // Pure layers: no C, no sockets, no policy about I/O.
         .target(name: "ShareDocuments"),
         .target(name: "ShareWire", dependencies: ["ShareDocuments"]),
-        .target(name: "ShareLocalSend"),
+        .target(name: "ShareLocalSend", dependencies: ["ShareDocuments"]),
         .target(name: "TypeRegistry"),
 
         // The one owner of system calls: Errno, EINTR retries, the Linux calls glibc does not wrap, Landlock,
@@ -143,7 +143,7 @@ let package = Package(
         ),
         .testTarget(name: "ShareDocumentsTests", dependencies: ["ShareDocuments"]),
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire", "ShareDocuments"]),
-        .testTarget(name: "ShareLocalSendTests", dependencies: ["ShareLocalSend"]),
+        .testTarget(name: "ShareLocalSendTests", dependencies: ["ShareLocalSend", "ShareDocuments"]),
         .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
