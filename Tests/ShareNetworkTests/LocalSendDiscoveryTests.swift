@@ -103,3 +103,27 @@ extension LocalSendDiscoveryTests {
         }
     }
 }
+
+extension LocalSendDiscoveryTests {
+    @Test func aScanFindsADeviceMulticastDoesNotReachOnlyWhenAsked() async throws {
+        let dir = TemporaryDirectory("localsend-scan")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: Self.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        // The phone's LocalSend cannot use multicast (no route for it): it is found only by asking it.
+        let unroute = try lan.run(on: "phone", "/usr/sbin/ip", ["route", "del", "224.0.0.0/4"])
+        #expect(await unroute.exitStatus(within: .seconds(10)) == 0)
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Quiet phone", in: dir)
+        defer { phone.stop() }
+        let fingerprint = try await phone.fingerprint()
+
+        let plain = try await lan.runShare(on: "desk", as: user, ["peers", "--json"])
+        #expect(!plain.stdout.contains("Quiet phone"), "no scan unless asked: \(plain.stdout)")
+        let scanned = try await lan.runShare(on: "desk", as: user, ["peers", "--scan", "--json"], timeout: .seconds(60))
+        #expect(scanned.status == 0, "\(scanned.stderr)")
+        let entries = (try? JSONSerialization.jsonObject(with: Data(scanned.stdout.utf8))) as? [[String: Any]] ?? []
+        let device = try #require(entries.first { $0["name"] as? String == "Quiet phone" }, "\(scanned.stdout)")
+        #expect(device["address"] as? String == (try lan.ipv4("phone")))
+        #expect((device["localsendFingerprint"] as? String)?.uppercased() == fingerprint, "the certificate's, as proven")
+    }
+}

@@ -34,6 +34,10 @@ struct PeersCommand: ShareCommand {
             .value("wait", "seconds", help: "Listen this long before printing (default: until Avahi has reported its cache)."),
             .flag("watch", help: "Print peers as they appear and disappear, until interrupted."),
             .flag("json", help: "Print JSON: an array of peers (with --watch: one event per line)."),
+            .flag(
+                "scan",
+                help: "Also ask every address of this machine's networks (up to /22) for a LocalSend device, as LocalSend "
+                    + "apps do when multicast fails. Never done unasked."),
             .value("domain", "domain", help: "Also look in this DNS domain (wide-area DNS-SD). Repeat for several.", repeating: true),
             .flag(
                 "names",
@@ -47,6 +51,7 @@ struct PeersCommand: ShareCommand {
     let json: Bool
     let domains: [String]
     let names: Bool
+    let scan: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         wait = try parsed.integer("wait", in: 0...3600)
@@ -54,6 +59,8 @@ struct PeersCommand: ShareCommand {
         json = parsed.flag("json")
         domains = parsed.all("domain")
         names = parsed.flag("names")
+        scan = parsed.flag("scan")
+        if scan && (watch || names) { throw parsed.usageError("--scan cannot be used with --watch or --names") }
         if watch && wait != nil { throw parsed.usageError("--wait and --watch cannot be used together") }
         if names && (watch || json) { throw parsed.usageError("--names cannot be used with --watch or --json") }
     }
@@ -76,7 +83,16 @@ struct PeersCommand: ShareCommand {
         } catch {
             discoveryFailure = error
         }
-        let (devices, localSendProblem) = await localSend
+        var (devices, localSendProblem) = await localSend
+        if scan {
+            let (scanned, skipped) = await LocalSendDiscovery.scanOrWarn(node: node)
+            for network in skipped {
+                console.warning("not scanned for LocalSend devices: \(network) has more than \(LocalSendScan.maxAddresses) addresses")
+            }
+            let known = Set(devices.map { $0.fingerprint.uppercased() })
+            devices = (devices + scanned.filter { !known.contains($0.fingerprint.uppercased()) })
+                .sorted { $0.alias.lowercased() < $1.alias.lowercased() }
+        }
         if let discoveryFailure {
             // Without Avahi, the LocalSend devices are still worth listing.
             guard !devices.isEmpty else { throw PeerScan.cliError(discoveryFailure) }

@@ -41,6 +41,15 @@ public enum LocalSendDiscovery {
         }
     }
 
+    /// ``LocalSendScan/scan(alias:identity:timeout:)`` as `node`; nothing when its identity cannot be
+    /// loaded.
+    public static func scanOrWarn(node: LocalNode) async -> (peers: [LocalSendPeer], skipped: [String]) {
+        guard let identity = try? LocalSendIdentity.loadOrCreate(configDirectory: node.paths.configDirectory) else {
+            return ([], [])
+        }
+        return await LocalSendScan.scan(alias: node.deviceName(), identity: identity)
+    }
+
     /// Announces this machine and lists the LocalSend devices heard within `timeout` (the last
     /// message of each fingerprint wins; this machine's own is left out).
     ///
