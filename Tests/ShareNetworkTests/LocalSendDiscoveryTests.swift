@@ -127,3 +127,27 @@ extension LocalSendDiscoveryTests {
         #expect((device["localsendFingerprint"] as? String)?.uppercased() == fingerprint, "the certificate's, as proven")
     }
 }
+
+extension LocalSendDiscoveryTests {
+    @Test func watchShowsADeviceComingAndGoing() async throws {
+        let dir = TemporaryDirectory("localsend-watch")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: Self.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        // A device not heard from for 3 s is gone (75 s otherwise).
+        let watch = try lan.run(
+            on: "desk", try #require(SimulatedLAN.share), ["peers", "--watch", "--json"],
+            environment: user.environment.merging(["SHARE_LOCALSEND_FORGET": "3"]) { $1 }, label: "share peers --watch",
+            separateStandardError: true)
+        defer { watch.terminate() }
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Ana's phone", in: dir)
+        _ = try await phone.fingerprint()
+        let (index, appeared) = try await watch.waitForEvent("appeared", within: .seconds(15)) { event in
+            (event["peer"] as? [String: Any])?["protocol"] as? String == "localsend"
+        }
+        #expect((appeared["peer"] as? [String: Any])?["name"] as? String == "Ana's phone")
+        await phone.stopAndWait()
+        let (_, gone) = try await watch.waitForEvent("disappeared", after: index, within: .seconds(15))
+        #expect(gone["name"] as? String == "Ana's phone")
+    }
+}

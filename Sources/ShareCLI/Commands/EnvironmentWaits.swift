@@ -17,6 +17,9 @@ struct EnvironmentWaits {
     /// How long `share send` listens for a LocalSend device that a `--to` names, when no share
     /// receiver has that name: `SHARE_LOCALSEND_WAIT` too, else 2 s.
     let localSendLookup: Duration
+    /// `SHARE_LOCALSEND_FORGET`: how long `share peers --watch` still lists a LocalSend device it no
+    /// longer hears (75 s otherwise).
+    let localSendForget: Duration
 
     init(_ environment: [String: String]) {
         prompt = Self.seconds("SHARE_PROMPT_TIMEOUT", in: environment) ?? .seconds(300)
@@ -24,6 +27,7 @@ struct EnvironmentWaits {
         partialKeep = Self.seconds("SHARE_PARTIAL_KEEP", in: environment, allowingZero: true) ?? PartialStore.defaultKeep
         localSendDiscovery = Self.seconds("SHARE_LOCALSEND_WAIT", in: environment, allowingZero: true) ?? .seconds(1)
         localSendLookup = Self.seconds("SHARE_LOCALSEND_WAIT", in: environment, allowingZero: true) ?? .seconds(2)
+        localSendForget = Self.seconds("SHARE_LOCALSEND_FORGET", in: environment) ?? .seconds(75)
     }
 
     /// The kept transfers of `inbox`, kept for ``partialKeep``.

@@ -154,14 +154,29 @@ struct PeersCommand: ShareCommand {
             throw PeerScan.cliError(error)
         }
         if let error = watch.localFailure { console.warning("the local network: \(error)") }
+        // LocalSend devices beside share's receivers (none when the wait for them is 0).
+        var localSend: LocalSendWatch?
+        let forget = EnvironmentWaits(console.environment).localSendForget
+        if EnvironmentWaits(console.environment).localSendDiscovery > .zero {
+            do {
+                localSend = try LocalSendWatch(node: node, forgetAfter: forget)
+            } catch {
+                console.warning(TerminalText.safe("LocalSend devices cannot be watched: \(error)"))
+            }
+        }
         let interrupted = Mutex<Int32?>(nil)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { [localSend] signal in
             interrupted.withLock { $0 = signal }
             watch.close()
+            localSend?.close()
         }
         defer { signals.cancel() }
+        defer { localSend?.close() }
         // `share peers --watch | head -3`: ends once nobody reads.
-        let outputWatcher = OutputWatcher { watch.close() }
+        let outputWatcher = OutputWatcher { [localSend] in
+            watch.close()
+            localSend?.close()
+        }
         defer { outputWatcher.cancel() }
         // Events are collected as they come and printed through a filter that coalesces flapping.
         let arrived = Mutex<(events: [NearbyPeerWatch.Event], ended: Bool)>(([], false))
@@ -170,8 +185,16 @@ struct PeersCommand: ShareCommand {
             arrived.withLock { $0.ended = true }
         }
         defer { reader.cancel() }
+        let devicesArrived = Mutex<[LocalSendWatch.Event]>([])
+        let deviceReader = Task { [localSend] in
+            guard let localSend else { return }
+            for await event in localSend.events { devicesArrived.withLock { $0.append(event) } }
+        }
+        defer { deviceReader.cancel() }
         var filter = FlappingFilter()
         var shown = Set<String>()
+        // What a LocalSend device's key (its fingerprint, which its alias may not be unique beside) shows as.
+        var deviceNames: [String: String] = [:]
         while true {
             let (events, ended) = arrived.withLock { state in
                 defer { state.events = [] }
@@ -205,24 +228,39 @@ struct PeersCommand: ShareCommand {
                     throw PeerScan.cliError(error)
                 }
             }
-            for (name, output) in filter.due(at: ended ? .now + .seconds(3600) : .now) {
+            for event in devicesArrived.withLock({ events in defer { events = [] }; return events }) {
+                switch event {
+                case .appeared(let device):
+                    let key = LocalSendPeerText.watchKey(device)
+                    deviceNames[key] = device.alias
+                    let line =
+                        json
+                        ? JSON.object([("event", .string("appeared")), ("peer", LocalSendPeerText.json(device))]).text()
+                        : "+ " + LocalSendPeerText.summary(device)
+                    filter.record(key, state: line)
+                case .disappeared(let device):
+                    filter.record(LocalSendPeerText.watchKey(device), state: nil)
+                }
+            }
+            for (key, output) in filter.due(at: ended ? .now + .seconds(3600) : .now) {
+                let name = deviceNames[key] ?? key
                 switch output {
                 case .state(nil):
                     // Gone: said only for a peer that was shown.
-                    guard shown.remove(name) != nil else { continue }
+                    guard shown.remove(key) != nil else { continue }
                     console.line(
                         json
                             ? JSON.object([("event", .string("disappeared")), ("name", .string(name))]).text()
                             : "- \(TerminalText.safe(name))")
                 case .state(var line?):
                     // A peer shown before and shown again with other data is "updated" (`*`).
-                    if shown.contains(name) {
+                    if shown.contains(key) {
                         line =
                             json
                             ? "{\"event\":\"updated\"" + line.dropFirst("{\"event\":\"appeared\"".count)
                             : "* " + line.dropFirst(2)
                     }
-                    shown.insert(name)
+                    shown.insert(key)
                     console.line(line)
                 case .flapping:
                     if json {

@@ -24,6 +24,16 @@ enum LocalSendPeerText {
             + ([line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
     }
 
+    /// One line of `share peers --watch`, after its `+`.
+    static func summary(_ peer: LocalSendPeer) -> String {
+        "\(TerminalText.safe(peer.alias))  \(peer.endpoint)  \(TerminalText.safe(String(peer.fingerprint.prefix(16))))  "
+            + "LocalSend \(TerminalText.safe(peer.deviceType ?? "device")), not verified"
+    }
+
+    /// How `--watch` keeps a device apart from share's receivers and from other devices of the same
+    /// name: by its fingerprint.
+    static func watchKey(_ peer: LocalSendPeer) -> String { "localsend:" + peer.fingerprint.uppercased() }
+
     /// One entry of `share peers --json`.
     static func json(_ peer: LocalSendPeer) -> JSON {
         .object([
