@@ -139,4 +139,27 @@ import Testing
         // Enter sends to the row under the cursor, as it is now: its key, not the name's old one.
         #expect(state.handle(.enter) == .chosen([swapped[0]]))
     }
+
+    @Test func localSendDevicesAreRowsAfterTheReceiversAndGoApartWhenChosen() {
+        func device(_ alias: String, https: Bool = true) -> LocalSendPeer {
+            LocalSendPeer(
+                alias: alias, deviceType: "mobile", deviceModel: nil, fingerprint: String(repeating: "C4", count: 32),
+                address: "10.0.0.9", port: 53317, https: https, version: "2.1", download: false)
+        }
+        var state = PeerPickerState()
+        state.update([Self.peer("desk")])
+        state.update(devices: [device("Ana's phone")])
+        #expect(state.visible.map(\.name) == ["desk", "Ana's phone"], "share's receivers first")
+        let screen = state.render(searching: false).joined(separator: "\n")
+        #expect(screen.contains("Ana's phone  10.0.0.9  C4C4C4C4  LocalSend mobile, not verified"), "\(screen)")
+        #expect(state.handle(.space) == .picking)
+        #expect(state.handle(.down) == .picking)
+        #expect(state.handle(.space) == .picking)
+        #expect(state.handle(.enter) == .chosen([Self.peer("desk")], devices: [device("Ana's phone")]))
+
+        var plain = PeerPickerState()
+        plain.update(devices: [device("old tablet", https: false)])
+        #expect(plain.handle(.enter) == .picking)
+        #expect(plain.note == "\"old tablet\" cannot be chosen: it serves plain HTTP only")
+    }
 }

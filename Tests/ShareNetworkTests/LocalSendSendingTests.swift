@@ -109,4 +109,26 @@ struct LocalSendSendingTests {
         #expect(status.contains("recv_cancelled"), "\(status)")
         #expect(!FileManager.default.fileExists(atPath: phone.downloads + "/video.mp4"), "no partial file is shown as complete")
     }
+
+    @Test func thePickerListsALocalSendDeviceAndSendsToTheRowChosen() async throws {
+        let dir = TemporaryDirectory("localsend-picker")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: LocalSendDiscoveryTests.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        FileTree.writeText(dir.at("ticket.pdf"), "%PDF-1.4 boarding pass")
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Ana's phone", in: dir)
+        defer { phone.stop() }
+        _ = try await phone.fingerprint()
+
+        let words = [SimulatedLAN.script, "run", "desk", try #require(SimulatedLAN.share), "send", dir.at("ticket.pdf")]
+        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
+        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let terminal = PseudoTerminalProcess(command: quoted.joined(separator: " "), environment: environment)
+        #expect(terminal.waitForOutput(containing: "LocalSend mobile, not verified", timeout: .seconds(20)), "\(terminal.output)")
+        #expect(terminal.output.contains("Ana's phone"))
+        terminal.type("\r")
+        #expect(terminal.wait(timeout: .seconds(30)) == 0, "\(terminal.output)")
+        #expect(terminal.output.contains("Sent 1 file to \"Ana's phone\" (LocalSend device, not verified)"), "\(terminal.output)")
+        #expect(FileTree.readText(phone.downloads + "/ticket.pdf") == "%PDF-1.4 boarding pass")
+    }
 }

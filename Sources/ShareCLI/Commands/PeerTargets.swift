@@ -24,13 +24,16 @@ enum PeerTargets {
     /// where each goes: none when the user chose not to send.
     static func resolveOrPick(
         _ targets: [String], console: Console, node: LocalNode
-    ) async throws(CLIError) -> (targets: [String], destinations: [Result<SendDestination, CLIError>]) {
-        guard targets.isEmpty else { return (targets, await resolveEach(targets, node: node)) }
+    ) async throws(CLIError) -> (
+        targets: [String], destinations: [Result<SendDestination, CLIError>], devices: [LocalSendPeer]
+    ) {
+        guard targets.isEmpty else { return (targets, await resolveEach(targets, node: node), []) }
         try requireTerminal(console)
-        let peers = try await PeerPicker.pick(console: console, node: node)
+        let (peers, devices) = try await PeerPicker.pick(console: console, node: node)
         // A row is a key: each goes to the service chosen and must present the key its row showed,
-        // whatever its name means now (two machines may have swapped `vm` and `vm #2`).
-        return (peers.map(\.name), peers.map { SendDestination.chosen($0).mapError(error) })
+        // whatever its name means now (two machines may have swapped `vm` and `vm #2`); a LocalSend
+        // device must present the certificate its row announced.
+        return (peers.map(\.name), peers.map { SendDestination.chosen($0).mapError(error) }, devices)
     }
 
     /// Choosing receivers needs a terminal: without one, a missing `--to` is a usage error.

@@ -195,9 +195,10 @@ struct SendCommand: ShareCommand {
         }
         // LocalSend devices: named localsend://HOST[:PORT], or by a name no share receiver answers to.
         var (shareTargets, localSendTargets) = LocalSendDelivery.split(self.targets)
-        var (targets, resolved) =
+        var (targets, resolved, pickedDevices) =
             shareTargets.isEmpty && !self.targets.isEmpty
-            ? ([], []) : try await PeerTargets.resolveOrPick(shareTargets, console: console, node: node)
+            ? ([], [], []) : try await PeerTargets.resolveOrPick(shareTargets, console: console, node: node)
+        localSendTargets += pickedDevices.map { LocalSendDelivery.Target(text: $0.alias, device: LocalSendTarget($0)) }
         let unknown = zip(targets, resolved).compactMap { target, result -> String? in
             if case .failure(let error) = result, error.outcome == "notFound" { return target }
             return nil

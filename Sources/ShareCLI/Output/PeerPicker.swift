@@ -7,13 +7,17 @@ import Glibc
 #endif
 
 /// `share send FILE...` without `--to`, on a terminal: lists the receivers nearby as Avahi finds
-/// them and lets the user choose one or several (arrow keys, space, typing to filter, enter), as
+/// them (and LocalSend devices after them, as LocalSend's discovery hears them) and lets the user
+/// choose one or several (arrow keys, space, typing to filter, enter), as
 /// LocalSend's command line does. Drawn on stderr; keys read from stdin in raw mode, which is
 /// restored before anything else is asked.
 enum PeerPicker {
-    /// The chosen peers, or none when the user chose not to send (Escape): that is no failure.
+    /// The chosen receivers and LocalSend devices, or none when the user chose not to send
+    /// (Escape): that is no failure.
     /// - Throws: exit 69 without avahi-daemon; exit 1 when the terminal's input ends; 130 on Ctrl-C.
-    static func pick(console: Console, node: LocalNode) async throws(CLIError) -> [NearbyPeer] {
+    static func pick(
+        console: Console, node: LocalNode
+    ) async throws(CLIError) -> (peers: [NearbyPeer], devices: [LocalSendPeer]) {
         let browser: NearbyPeerBrowser
         do {
             browser = try NearbyPeerBrowser(node: node)
@@ -32,6 +36,25 @@ enum PeerPicker {
             }
         }
         defer { watching.cancel() }
+        // LocalSend devices too, listed after share's receivers.
+        let devices: LocalSendWatch? =
+            EnvironmentWaits(console.environment).localSendDiscovery > .zero
+            ? try? LocalSendWatch(node: node, forgetAfter: EnvironmentWaits(console.environment).localSendForget) : nil
+        defer { devices?.close() }
+        let watchingDevices = Task { [devices] in
+            guard let devices else { return }
+            var seen: [String: LocalSendPeer] = [:]
+            for await event in devices.events {
+                switch event {
+                case .appeared(let device): seen[device.fingerprint.uppercased()] = device
+                case .disappeared(let device): seen[device.fingerprint.uppercased()] = nil
+                }
+                let now = Array(seen.values)
+                shared.state.withLock { $0.update(devices: now) }
+                shared.changed()
+            }
+        }
+        defer { watchingDevices.cancel() }
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<PeerPickerState.Outcome?, Never>) in
             let thread = Thread { continuation.resume(returning: run(shared, console: console)) }
@@ -39,8 +62,8 @@ enum PeerPicker {
             thread.start()
         }
         switch outcome {
-        case .chosen(let peers): return peers
-        case .cancelled: return []
+        case .chosen(let peers, let devices): return (peers, devices)
+        case .cancelled: return ([], [])
         case nil: throw CLIError("no receiver was chosen; nothing was sent")
         case .interrupted, .picking: throw CLIError("interrupted; nothing was sent", exitCode: 128 + SIGINT)
         }

@@ -8,14 +8,44 @@ import ShareKit
 /// swap names (`vm`, `vm #2`) while the list is shown, and a chosen row then stops being chosen
 /// rather than meaning the other machine.
 struct PeerPickerState {
-    /// What a row is: the service's name and the key it advertises.
+    /// What a row is: the service's name and the key it advertises (for a LocalSend device, its
+    /// name and the fingerprint it announces).
     struct Row: Hashable {
         var name: String
         var fingerprintPrefix: String?
+        var isLocalSend = false
 
         init(_ peer: NearbyPeer) {
             name = peer.name
             fingerprintPrefix = peer.fingerprintPrefix
+        }
+
+        init(_ device: LocalSendPeer) {
+            name = device.alias
+            fingerprintPrefix = device.fingerprint.uppercased()
+            isLocalSend = true
+        }
+    }
+
+    /// What a row shows: a share receiver, or a LocalSend device (listed after them).
+    enum Entry: Equatable {
+        case peer(NearbyPeer)
+        case device(LocalSendPeer)
+
+        /// The name shown and filtered on.
+        var name: String {
+            switch self {
+            case .peer(let peer): peer.name
+            case .device(let device): device.alias
+            }
+        }
+
+        /// Its row.
+        var row: Row {
+            switch self {
+            case .peer(let peer): Row(peer)
+            case .device(let device): Row(device)
+            }
         }
     }
 
@@ -23,8 +53,8 @@ struct PeerPickerState {
     enum Outcome: Equatable {
         /// Still picking.
         case picking
-        /// These peers were chosen (never empty).
-        case chosen([NearbyPeer])
+        /// These receivers and LocalSend devices were chosen (never both empty).
+        case chosen([NearbyPeer], devices: [LocalSendPeer] = [])
         /// Escape: nothing is sent.
         case cancelled
         /// Ctrl-C.
@@ -33,6 +63,8 @@ struct PeerPickerState {
 
     /// Every peer seen (this machine's own receiver left out), by name.
     private(set) var peers: [NearbyPeer] = []
+    /// Every LocalSend device seen, by name.
+    private(set) var devices: [LocalSendPeer] = []
     /// What the user typed to filter the list (matched in any case against names).
     private(set) var filter = ""
     /// The row under the cursor: it stays under the cursor while the list changes and while the
@@ -43,21 +75,35 @@ struct PeerPickerState {
     /// A note about the last key that did nothing useful.
     private(set) var note: String?
 
-    /// The peers that match the filter, in order.
-    var visible: [NearbyPeer] {
-        guard !filter.isEmpty else { return peers }
-        return peers.filter { $0.name.lowercased().contains(filter.lowercased()) }
+    /// Every row: share's receivers, then LocalSend devices.
+    var entries: [Entry] { peers.map(Entry.peer) + devices.map(Entry.device) }
+
+    /// The rows that match the filter, in order.
+    var visible: [Entry] {
+        guard !filter.isEmpty else { return entries }
+        return entries.filter { $0.name.lowercased().contains(filter.lowercased()) }
     }
 
     /// The row under the cursor, among the visible ones: the focused peer's, else the first.
     var cursor: Int {
-        focus.flatMap { row in visible.firstIndex { Row($0) == row } } ?? 0
+        focus.flatMap { row in visible.firstIndex { $0.row == row } } ?? 0
     }
 
     /// Takes the peers now visible on the network.
     mutating func update(_ peers: [NearbyPeer]) {
         self.peers = peers.filter { !$0.isSelf }.sorted { $0.name.lowercased() < $1.name.lowercased() }
-        chosen = chosen.filter { row in self.peers.contains { Row($0) == row } }
+        keepChosenRowsThatRemain()
+    }
+
+    /// Takes the LocalSend devices now seen.
+    mutating func update(devices: [LocalSendPeer]) {
+        self.devices = devices.sorted { $0.alias.lowercased() < $1.alias.lowercased() }
+        keepChosenRowsThatRemain()
+    }
+
+    private mutating func keepChosenRowsThatRemain() {
+        let rows = Set(entries.map(\.row))
+        chosen = chosen.filter { rows.contains($0) }
     }
 
     /// What `key` does.
@@ -68,23 +114,27 @@ struct PeerPickerState {
         case .down: move(by: 1)
         case .space:
             guard visible.indices.contains(cursor) else { break }
-            let peer = visible[cursor]
-            if let problem = Self.unusable(peer) {
+            let entry = visible[cursor]
+            if let problem = Self.unusable(entry) {
                 note = problem
-            } else if chosen.remove(Row(peer)) == nil {
-                chosen.insert(Row(peer))
+            } else if chosen.remove(entry.row) == nil {
+                chosen.insert(entry.row)
             }
         case .enter:
             let picked =
                 chosen.isEmpty
                 ? (visible.indices.contains(cursor) ? [visible[cursor]] : [])
-                : peers.filter { chosen.contains(Row($0)) }
+                : entries.filter { chosen.contains($0.row) }
             if picked.isEmpty {
                 note = "no receiver to send to yet"
             } else if let problem = picked.lazy.compactMap(Self.unusable).first {
                 note = problem
             } else {
-                return .chosen(picked)
+                let peers = picked.compactMap { entry -> NearbyPeer? in if case .peer(let peer) = entry { peer } else { nil } }
+                let devices = picked.compactMap { entry -> LocalSendPeer? in
+                    if case .device(let device) = entry { device } else { nil }
+                }
+                return .chosen(peers, devices: devices)
             }
         case .backspace:
             if !filter.isEmpty { filter.removeLast() }
@@ -106,9 +156,18 @@ struct PeerPickerState {
         lines.append("Filter: " + TerminalText.safe(filter))
         let rows = visible
         let width = min(32, rows.map { TerminalText.safe($0.name).count }.max() ?? 0)
-        for (index, peer) in rows.enumerated() {
-            let name = TerminalText.safe(peer.name)
+        for (index, entry) in rows.enumerated() {
+            let name = TerminalText.safe(entry.name)
             let padded = name.count < width ? name + String(repeating: " ", count: width - name.count) : name
+            let mark = "\(index == cursor ? ">" : " ") [\(chosen.contains(entry.row) ? "x" : " ")] \(padded)  "
+            guard case .peer(let peer) = entry else {
+                if case .device(let device) = entry {
+                    lines.append(
+                        mark + "\(device.address)  \(TerminalText.safe(String(device.fingerprint.prefix(8))))  LocalSend "
+                            + "\(TerminalText.safe(device.deviceType ?? "device")), not verified")
+                }
+                continue
+            }
             var detail = peer.addresses.first.map { TerminalText.safe($0.ip) } ?? ""
             if let prefix = peer.fingerprintPrefix { detail += "  " + FingerprintText.short(String(prefix.prefix(8))) }
             if let claimed = peer.claimsKeyOf {
@@ -119,8 +178,7 @@ struct PeerPickerState {
                 detail += "  mixes scripts in its name"
             }
             if peer.incompatibility != nil { detail += "  (cannot be sent to)" }
-            lines.append(
-                "\(index == cursor ? ">" : " ") [\(chosen.contains(Row(peer)) ? "x" : " ")] \(padded)  \(detail)")
+            lines.append(mark + detail)
         }
         if rows.isEmpty {
             lines.append(
@@ -134,14 +192,20 @@ struct PeerPickerState {
         return lines
     }
 
-    /// Why `peer` cannot be chosen, if it cannot (an old protocol, no fingerprint, port 0).
-    static func unusable(_ peer: NearbyPeer) -> String? {
-        peer.incompatibility.map { "\"\(TerminalText.safe(peer.name))\" cannot be chosen: \($0)" }
+    /// Why `entry` cannot be chosen, if it cannot (an old protocol, no fingerprint, port 0; a
+    /// LocalSend device that serves plain HTTP).
+    static func unusable(_ entry: Entry) -> String? {
+        switch entry {
+        case .peer(let peer):
+            peer.incompatibility.map { "\"\(TerminalText.safe(peer.name))\" cannot be chosen: \($0)" }
+        case .device(let device):
+            device.https ? nil : "\"\(TerminalText.safe(device.alias))\" cannot be chosen: it serves plain HTTP only"
+        }
     }
 
     private mutating func move(by offset: Int) {
         let rows = visible
         guard !rows.isEmpty else { return }
-        focus = Row(rows[min(rows.count - 1, max(0, cursor + offset))])
+        focus = rows[min(rows.count - 1, max(0, cursor + offset))].row
     }
 }

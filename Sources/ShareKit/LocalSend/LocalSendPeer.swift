@@ -23,6 +23,22 @@ public struct LocalSendPeer: Sendable, Hashable {
     /// Whether it serves the download API.
     public var download: Bool
 
+    /// A device as it described itself, heard from `address`.
+    public init(
+        alias: String, deviceType: String?, deviceModel: String?, fingerprint: String, address: String, port: UInt16,
+        https: Bool, version: String, download: Bool
+    ) {
+        self.alias = alias
+        self.deviceType = deviceType
+        self.deviceModel = deviceModel
+        self.fingerprint = fingerprint
+        self.address = address
+        self.port = port
+        self.https = https
+        self.version = version
+        self.download = download
+    }
+
     /// `address:port`, as `localsend://` addresses and tables show it.
     public var endpoint: String { "\(address):\(port)" }
 }
