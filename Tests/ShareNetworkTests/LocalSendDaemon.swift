@@ -20,7 +20,7 @@ struct LocalSendDaemon {
     /// Starts localsendd on `host` as `alias`, accepting without a person (`--unattended`).
     init(
         on host: String, of lan: SimulatedLAN, alias: String, deviceType: String = "mobile", pin: String? = nil,
-        home folder: String? = nil, in dir: TemporaryDirectory
+        unattended: Bool = true, home folder: String? = nil, in dir: TemporaryDirectory
     ) throws {
         let installation = try #require(Self.installation, "localsendd is not installed: run 'make localsendd'")
         home = dir.at(folder ?? "localsend-\(host)")
@@ -30,7 +30,7 @@ struct LocalSendDaemon {
             on: host, "/usr/bin/python3",
             [
                 "-m", "localsendd", "--alias", alias, "--device-type", deviceType, "--download-dir", home + "/Downloads",
-                "--socket", controlSocket, "--unattended", "--log-time",
+                "--socket", controlSocket, unattended ? "--unattended" : "--no-unattended", "--log-time",
             ] + (pin.map { ["--pin", $0] } ?? []),
             environment: ["PYTHONPATH": installation, "HOME": home, "XDG_CONFIG_HOME": home + "/.config"],
             label: "localsendd on \(host)")

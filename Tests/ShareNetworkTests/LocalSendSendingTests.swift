@@ -131,4 +131,38 @@ struct LocalSendSendingTests {
         #expect(terminal.output.contains("Sent 1 file to \"Ana's phone\" (LocalSend device, not verified)"), "\(terminal.output)")
         #expect(FileTree.readText(phone.downloads + "/ticket.pdf") == "%PDF-1.4 boarding pass")
     }
+
+    @Test func aDeclineStandardInputAndARateLimitAsForShareReceivers() async throws {
+        let dir = TemporaryDirectory("localsend-more")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone", "tablet"], prefix: LocalSendDiscoveryTests.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        FileTree.writeFile(dir.at("data.bin"), size: 600_000)
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Ana's phone", in: dir)
+        defer { phone.stop() }
+        // Nobody at the tablet to say yes: it declines (403).
+        let tablet = try LocalSendDaemon(on: "tablet", of: lan, alias: "Tablet", unattended: false, in: dir)
+        defer { tablet.stop() }
+        _ = try await phone.fingerprint()
+        _ = try await tablet.fingerprint()
+
+        let declined = try await lan.runShare(on: "desk", as: user, ["send", dir.at("data.bin"), "--to", "Tablet", "--json"])
+        #expect(declined.status == 1)
+        #expect(jsonObject(declined.stdout)?["outcome"] as? String == "declined", "\(declined.stdout)")
+        #expect(declined.stderr.contains("\"Tablet\" declined the files"), "\(declined.stderr)")
+
+        // Standard input, named.
+        let piped = try lan.share(on: "desk", as: user, ["send", "-", "--name", "from a pipe.txt", "--to", "Ana's phone"])
+        piped.write("typed into a pipe\n")
+        piped.closeInput()
+        #expect(await piped.exitStatus(within: .seconds(30)) == 0, "\(piped.transcript)")
+        #expect(FileTree.readText(phone.downloads + "/from a pipe.txt") == "typed into a pipe\n")
+
+        // 600 kB at 200 kB/s, less the first quarter second's allowance: at least two seconds.
+        let start = ContinuousClock.now
+        let slow = try await lan.runShare(on: "desk", as: user, ["send", dir.at("data.bin"), "--to", "Ana's phone", "--limit-rate", "200k"])
+        #expect(slow.status == 0, "\(slow.stderr)")
+        #expect(ContinuousClock.now - start >= .seconds(2), "the limit held")
+        #expect(FileTree.digest(phone.downloads + "/data.bin") == FileTree.digest(dir.at("data.bin")))
+    }
 }

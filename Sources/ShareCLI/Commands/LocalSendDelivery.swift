@@ -48,6 +48,8 @@ struct LocalSendDelivery {
     let node: LocalNode
     let pin: String?
     let cancellation: SendCancellation
+    /// `--limit-rate` (or the setting), bytes per second to each device.
+    let rateLimit: UInt64?
 
     /// How a target is named on the progress line.
     static func label(_ target: Target) -> String { "\"\(TerminalText.safe(target.device.label))\"" }
@@ -66,14 +68,14 @@ struct LocalSendDelivery {
         }
         let alias = node.deviceName()
         let configDirectory = node.paths.configDirectory
-        let (pin, cancellation) = (self.pin, self.cancellation)
+        let (pin, cancellation, rateLimit) = (self.pin, self.cancellation, self.rateLimit)
         return await withTaskGroup(of: (Int, Result<LocalSendReport, LocalSendError>).self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
                     do throws(LocalSendError) {
                         let report = try await LocalSendSender.send(
                             prepared, to: target.device, alias: alias, identity: identity, pin: pin,
-                            configDirectory: configDirectory, cancellation: cancellation,
+                            configDirectory: configDirectory, cancellation: cancellation, rateLimit: rateLimit,
                             progress: { progress in
                                 switch progress {
                                 case .waiting: board.set(firstRow + index, .waiting)

@@ -231,7 +231,9 @@ struct SendCommand: ShareCommand {
         }
         defer { signals.cancel() }
         // LocalSend devices are sent to at the same time as share's receivers.
-        let delivery = LocalSendDelivery(node: node, pin: pin, cancellation: cancellation)
+        let delivery = LocalSendDelivery(
+            node: node, pin: pin, cancellation: cancellation,
+            rateLimit: LimitRate.effective(rateLimit, setting: node.settings.rateLimit))
         let toLocalSend = localSendTargets
         let firstLocalSendRow = destinations.count
         let localSendRun = Task { await delivery.send(prepared, to: toLocalSend, board: board, firstRow: firstLocalSendRow) }

@@ -32,7 +32,8 @@ struct LocalSendClient {
     ///
     /// - Parameter answerWait: how long the answer may take (a person may be deciding).
     func send(
-        _ method: String, _ target: String, body: Body, answerWait: Duration? = nil, cancellation: SendCancellation? = nil
+        _ method: String, _ target: String, body: Body, answerWait: Duration? = nil, cancellation: SendCancellation? = nil,
+        limiter: RateLimiter? = nil
     ) throws(LocalSendError) -> (answer: HTTPMessage, fingerprint: String) {
         let stream: TLSStream
         do {
@@ -67,7 +68,7 @@ struct LocalSendClient {
             throw mismatch
         }
         do {
-            try write(method, target, body: body, to: stream)
+            try write(method, target, body: body, to: stream, limiter: limiter)
             stream.setTimeouts(receive: answerWait ?? timeout, send: timeout)
             return (try readAnswer(from: stream), seen)
         } catch let error as TransportError {
@@ -84,7 +85,7 @@ struct LocalSendClient {
 
     private static func context() throws -> TLSContext { try TLSContext.clientWithoutCertificate() }
 
-    private func write(_ method: String, _ target: String, body: Body, to stream: TLSStream) throws {
+    private func write(_ method: String, _ target: String, body: Body, to stream: TLSStream, limiter: RateLimiter?) throws {
         var length: UInt64 = 0
         var type = ""
         switch body {
@@ -111,11 +112,13 @@ struct LocalSendClient {
             var sent: UInt64 = 0
             while sent < file.size {
                 let piece: [UInt8]
-                switch file.read(Int(min(UInt64(FileReader.chunkSize), file.size - sent))) {
+                let most = limiter.map { min($0.slice, FileReader.chunkSize) } ?? FileReader.chunkSize
+                switch file.read(Int(min(UInt64(most), file.size - sent))) {
                 case .success(let bytes): piece = bytes
                 case .failure(let failure): throw LocalSendError(failure.message)
                 }
                 try piece.withUnsafeBytes { try stream.write($0) }
+                limiter?.consume(piece.count)
                 sent += UInt64(piece.count)
                 progress(sent)
             }

@@ -24,19 +24,19 @@ public enum LocalSendSender {
     ///   - progress: told when the device's user is asked, and after each piece uploaded.
     public static func send(
         _ prepared: PreparedSend, to target: LocalSendTarget, alias: String, identity: LocalSendIdentity, pin: String?,
-        configDirectory: String, cancellation: SendCancellation?, timeout: Duration = .seconds(10),
+        configDirectory: String, cancellation: SendCancellation?, rateLimit: UInt64? = nil, timeout: Duration = .seconds(10),
         progress: (@Sendable (LocalSendProgress) -> Void)? = nil
     ) async throws(LocalSendError) -> LocalSendReport {
         try await BlockingWork.run("share.localsend-send") { () throws(LocalSendError) -> LocalSendReport in
             try sendBlocking(
                 prepared, to: target, alias: alias, identity: identity, pin: pin, configDirectory: configDirectory,
-                cancellation: cancellation, timeout: timeout, progress: progress)
+                cancellation: cancellation, rateLimit: rateLimit, timeout: timeout, progress: progress)
         }
     }
 
     static func sendBlocking(
         _ prepared: PreparedSend, to target: LocalSendTarget, alias: String, identity: LocalSendIdentity, pin: String?,
-        configDirectory: String, cancellation: SendCancellation?, timeout: Duration,
+        configDirectory: String, cancellation: SendCancellation?, rateLimit: UInt64?, timeout: Duration,
         progress: (@Sendable (LocalSendProgress) -> Void)?
     ) throws(LocalSendError) -> LocalSendReport {
         let started = ContinuousClock.now
@@ -58,7 +58,8 @@ public enum LocalSendSender {
         do throws(LocalSendError) {
             return try deliver(
                 prepared, files: files, leftOut: leftOut, answer: answer, seen: seen, client: client, target: target,
-                started: started, cancellation: cancellation, timeout: timeout, progress: progress)
+                started: started, cancellation: cancellation, limiter: rateLimit.map(RateLimiter.init), timeout: timeout,
+                progress: progress)
         } catch {
             var failure = error
             failure.fingerprint = failure.fingerprint ?? seen
@@ -70,7 +71,8 @@ public enum LocalSendSender {
     private static func deliver(
         _ prepared: PreparedSend, files: [LocalSendUpload.File], leftOut: [String], answer: HTTPMessage, seen: String,
         client: LocalSendClient, target: LocalSendTarget, started: ContinuousClock.Instant,
-        cancellation: SendCancellation?, timeout: Duration, progress: (@Sendable (LocalSendProgress) -> Void)?
+        cancellation: SendCancellation?, limiter: RateLimiter?, timeout: Duration,
+        progress: (@Sendable (LocalSendProgress) -> Void)?
     ) throws(LocalSendError) -> LocalSendReport {
         let pinned = LocalSendClient(
             endpoint: target.endpoint, label: client.label, expectedFingerprint: seen, timeout: timeout)
@@ -115,7 +117,7 @@ public enum LocalSendSender {
                     case .failure(let failure): throw LocalSendError(failure.message)
                     }
                 }
-                let (uploaded, _) = try pinned.send("POST", target, body: body, cancellation: cancellation)
+                let (uploaded, _) = try pinned.send("POST", target, body: body, cancellation: cancellation, limiter: limiter)
                 guard uploaded.status == 200 else {
                     throw LocalSendError.status(uploaded.status, device: client.label, request: "upload")
                 }
