@@ -26,7 +26,7 @@ SWIFT ?= swift
 # their own scratch folder, optimized (-O) and with AddressSanitizer. `--sanitize=fuzzer` tells
 # SwiftPM to let libFuzzer supply `main`; the instrumentation comes from `-sanitize=fuzzer,address`
 # in one flag, because with two `--sanitize` flags swiftc keeps only one of them.
-FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths FuzzZstdFrame
+FUZZ_TARGETS := FuzzFrameDecoder FuzzOffer FuzzBundlePaths FuzzZstdFrame FuzzLocalSend
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_SCRATCH := .build/fuzz

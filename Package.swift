@@ -192,6 +192,7 @@ if Context.environment["FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("FuzzFrameDecoder", ["ShareWire", "ShareDocuments"]), ("FuzzOffer", ["ShareWire", "ShareDocuments"]),
         ("FuzzBundlePaths", ["ShareWire", "ShareDocuments"]), ("FuzzZstdFrame", ["ShareCompression"]),
+        ("FuzzLocalSend", ["ShareLocalSend", "ShareDocuments"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(

@@ -1,4 +1,5 @@
 import Foundation
+import ShareDocuments
 
 /// A LocalSend device as it describes itself (protocol v2, "device info"): in multicast
 /// announcements, `/register` bodies and replies, and `prepare-upload` requests.
@@ -102,7 +103,7 @@ public struct LocalSendDevice: Sendable, Hashable {
         switch try text("protocol", limit: 8, required: false) {
         case nil, "https": https = true
         case "http": https = false
-        case let other?: throw .invalidField("protocol", "'\(other)' is neither http nor https")
+        case let other?: throw .invalidField("protocol", "'\(DisplayText.escape(other))' is neither http nor https")
         }
         download = (fields["download"] as? Bool) ?? false
         announce = fields["announce"] as? Bool ?? (fields["announcement"] as? Bool)

@@ -42,7 +42,7 @@ public struct LocalSendUploadRequest: Sendable {
         var names = Set<String>()
         for (id, value) in offered {
             guard id.utf8.count <= LocalSendLimits.idBytes, !id.isEmpty else { throw .invalidField("files", "a file id is empty or too long") }
-            guard let fields = value as? [String: Any] else { throw .invalidField("files", "file '\(id)' is not an object") }
+            guard let fields = value as? [String: Any] else { throw .invalidField("files", "file '\(DisplayText.escape(id))' is not an object") }
             let file = try Self.file(id: id, fields, limits: limits)
             guard names.insert(file.fileName).inserted else {
                 throw .invalidField("fileName", "'\(DisplayText.escape(file.fileName))' is offered twice")
@@ -60,7 +60,7 @@ public struct LocalSendUploadRequest: Sendable {
 
     private static func file(id: String, _ fields: [String: Any], limits: LocalSendLimits.Upload) throws(LocalSendMessageError) -> File {
         if let claimed = fields["id"] as? String, claimed != id {
-            throw .invalidField("files", "file '\(id)' says its id is '\(claimed)'")
+            throw .invalidField("files", "file '\(DisplayText.escape(id))' says its id is '\(DisplayText.escape(claimed))'")
         }
         guard let name = fields["fileName"] as? String, !name.isEmpty else { throw .missingField("fileName") }
         guard name.utf8.count <= limits.pathLimits.maxPathBytes else {

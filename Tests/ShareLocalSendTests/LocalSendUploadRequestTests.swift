@@ -56,6 +56,13 @@ import Testing
         #expect(throws: LocalSendMessageError.self) { try request(#""f":{"fileName":"a","size":1}"#, limits: limits) }
     }
 
+    @Test func aRefusalShowsWhatThePeerSentEscaped() {
+        // Found by the fuzzer: an id with a control character was echoed raw.
+        #expect(throws: LocalSendMessageError.invalidField("files", "file 'f\\u{7F}' says its id is 'f2'")) {
+            try request(#""f\#u{7F}":{"id":"f2","fileName":"a","size":1}"#)
+        }
+    }
+
     @Test func aMalformedDigestOrIdIsRefused() {
         #expect(throws: LocalSendMessageError.self) { try request(#""f":{"fileName":"a","size":1,"sha256":"abc"}"#) }
         #expect(throws: LocalSendMessageError.self) { try request(#""f":{"id":"g","fileName":"a","size":1}"#) }
