@@ -50,6 +50,8 @@ struct LocalSendDelivery {
     let cancellation: SendCancellation
     /// `--limit-rate` (or the setting), bytes per second to each device.
     let rateLimit: UInt64?
+    /// How long a device's user may take to decide (share's own prompt time).
+    let decisionWait: Duration
 
     /// How a target is named on the progress line.
     static func label(_ target: Target) -> String { "\"\(TerminalText.safe(target.device.label))\"" }
@@ -68,7 +70,7 @@ struct LocalSendDelivery {
         }
         let alias = node.deviceName()
         let configDirectory = node.paths.configDirectory
-        let (pin, cancellation, rateLimit) = (self.pin, self.cancellation, self.rateLimit)
+        let (pin, cancellation, rateLimit, decisionWait) = (self.pin, self.cancellation, self.rateLimit, self.decisionWait)
         return await withTaskGroup(of: (Int, Result<LocalSendReport, LocalSendError>).self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
@@ -76,6 +78,7 @@ struct LocalSendDelivery {
                         let report = try await LocalSendSender.send(
                             prepared, to: target.device, alias: alias, identity: identity, pin: pin,
                             configDirectory: configDirectory, cancellation: cancellation, rateLimit: rateLimit,
+                            decisionWait: decisionWait,
                             progress: { progress in
                                 switch progress {
                                 case .waiting: board.set(firstRow + index, .waiting)

@@ -233,7 +233,8 @@ struct SendCommand: ShareCommand {
         // LocalSend devices are sent to at the same time as share's receivers.
         let delivery = LocalSendDelivery(
             node: node, pin: pin, cancellation: cancellation,
-            rateLimit: LimitRate.effective(rateLimit, setting: node.settings.rateLimit))
+            rateLimit: LimitRate.effective(rateLimit, setting: node.settings.rateLimit),
+            decisionWait: EnvironmentWaits(console.environment).prompt)
         let toLocalSend = localSendTargets
         let firstLocalSendRow = destinations.count
         let localSendRun = Task { await delivery.send(prepared, to: toLocalSend, board: board, firstRow: firstLocalSendRow) }

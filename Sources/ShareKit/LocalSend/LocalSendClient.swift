@@ -73,6 +73,10 @@ struct LocalSendClient {
             return (try readAnswer(from: stream), seen)
         } catch let error as TransportError {
             if cancellation?.isCancelled == true { throw LocalSendError("cancelled", outcome: "cancelled") }
+            if case .tls(_, .timedOut) = error {
+                let waited = (answerWait ?? timeout).components.seconds
+                throw LocalSendError("\(label) did not answer within \(waited) s; nothing more was sent", outcome: "noAnswer")
+            }
             throw LocalSendError("the connection to \(label) failed: \(error)")
         } catch let error as HTTPParseError {
             throw LocalSendError("\(label) answered something that is not HTTP: \(error)")

@@ -3,7 +3,7 @@ public struct LocalSendError: Error, Sendable, CustomStringConvertible {
     /// What happened and what to do.
     public var description: String
     /// The outcome for scripts (docs/JSON.md): `declined`, `pinRequired`, `busy`, `tooManyRequests`,
-    /// `identityMismatch`, `unreachable`, `cancelled`, `failed`.
+    /// `identityMismatch`, `noAnswer`, `unreachable`, `cancelled`, `failed`.
     public var outcome: String
     /// The certificate fingerprint the device presented, when a connection got that far.
     public var fingerprint: String?

@@ -13,7 +13,7 @@ import ShareTransport
 /// (`Photos/2024/a.jpg`); its links and empty folders are left out (``LocalSendReport/leftOut``).
 /// A `--text` goes as a `.txt` file.
 public enum LocalSendSender {
-    /// How long `prepare-upload` may wait for the device's user to decide.
+    /// How long `prepare-upload` waits for the device's user to decide, unless told otherwise.
     public static let decisionWait: Duration = .seconds(300)
 
     /// Sends `prepared` to `target`, announcing this machine as `alias`.
@@ -25,19 +25,20 @@ public enum LocalSendSender {
     public static func send(
         _ prepared: PreparedSend, to target: LocalSendTarget, alias: String, identity: LocalSendIdentity, pin: String?,
         configDirectory: String, cancellation: SendCancellation?, rateLimit: UInt64? = nil, timeout: Duration = .seconds(10),
-        progress: (@Sendable (LocalSendProgress) -> Void)? = nil
+        decisionWait: Duration = LocalSendSender.decisionWait, progress: (@Sendable (LocalSendProgress) -> Void)? = nil
     ) async throws(LocalSendError) -> LocalSendReport {
         try await BlockingWork.run("share.localsend-send") { () throws(LocalSendError) -> LocalSendReport in
             try sendBlocking(
                 prepared, to: target, alias: alias, identity: identity, pin: pin, configDirectory: configDirectory,
-                cancellation: cancellation, rateLimit: rateLimit, timeout: timeout, progress: progress)
+                cancellation: cancellation, rateLimit: rateLimit, timeout: timeout, decisionWait: decisionWait,
+                progress: progress)
         }
     }
 
     static func sendBlocking(
         _ prepared: PreparedSend, to target: LocalSendTarget, alias: String, identity: LocalSendIdentity, pin: String?,
         configDirectory: String, cancellation: SendCancellation?, rateLimit: UInt64?, timeout: Duration,
-        progress: (@Sendable (LocalSendProgress) -> Void)?
+        decisionWait: Duration, progress: (@Sendable (LocalSendProgress) -> Void)?
     ) throws(LocalSendError) -> LocalSendReport {
         let started = ContinuousClock.now
         let (files, leftOut) = try LocalSendUpload.files(of: prepared)
