@@ -161,7 +161,7 @@ test-asan: deps
 test-tsan: deps
 	$(SANITIZER_ENV) TSAN_OPTIONS="$(TSAN_OPTIONS_TEST)" $(SWIFT) test --scratch-path .build/tsan --sanitize=thread --no-parallel
 
-bench: release release-static bench-deps
+bench: release release-static bench-deps localsendd
 	SHARE=$(CURDIR)/$(STATIC_BUILD)/share Tests/Benchmarks/bench.sh
 
 install: release-static

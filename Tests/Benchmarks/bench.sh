@@ -16,6 +16,8 @@
 #      and 1,000,001 entries refused (big-offer.sh; a tmpfs when run as root)
 #  11. one sender to 1 and 3 receivers, and 16 senders into one receiver, on simulated hosts behind
 #      200 Mbit/s links (fanout.sh; needs root)
+#  12. LocalSend: share and localsendd each sending a 1 GiB file and 1,000 small files to localsendd
+#      on simulated hosts (localsend.sh; needs root and `make localsendd`)
 #
 # share makes what it received durable (one syncfs, or while other programs have much unwritten
 # data an fsync of each file and folder it wrote) before it reports success; the references do not.
@@ -529,3 +531,5 @@ echo
 SHARE="$SHARE" Tests/Benchmarks/big-offer.sh
 echo
 SHARE="$SHARE" Tests/Benchmarks/fanout.sh
+echo
+SHARE="$SHARE" Tests/Benchmarks/localsend.sh
