@@ -82,7 +82,7 @@ public struct LocalSendUploadRequest: Sendable {
         switch fields["sha256"] {
         case nil, is NSNull: digest = nil
         case let text as String:
-            guard let bytes = Self.hex(text), bytes.count == 32 else {
+            guard let bytes = Hex.decode(text), bytes.count == 32 else {
                 throw .invalidField("sha256", "the SHA-256 of '\(DisplayText.escape(name))' is not 64 hex digits")
             }
             digest = bytes
@@ -90,28 +90,5 @@ public struct LocalSendUploadRequest: Sendable {
         }
         let type = (fields["fileType"] as? String).flatMap { $0.utf8.count <= 255 ? $0 : nil }
         return File(id: id, fileName: name, size: size, fileType: type, sha256: digest)
-    }
-
-    private static func hex(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -44,24 +44,23 @@ struct LocalSendDaemon {
 
     /// The devices it has seen (`localsendctl devices --json`).
     func devices() throws -> [[String: Any]] {
-        let installation = try #require(Self.installation)
-        let child = try Subprocess(
-            executable: "/usr/bin/python3", arguments: ["-m", "localsendd.cli", "--socket", controlSocket, "devices", "--json"],
-            environment: ["PYTHONPATH": installation, "HOME": home], stdinPipe: false)
-        let output = child.readToEnd()
-        _ = child.reap(block: true)
-        return (try? JSONSerialization.jsonObject(with: Data(output))) as? [[String: Any]] ?? []
+        (try? JSONSerialization.jsonObject(with: Data(try control(["devices", "--json"])))) as? [[String: Any]] ?? []
     }
 
     /// `localsendctl status --json`, as text (what it is doing, and how its last transfer ended).
     func status() throws -> String {
+        String(decoding: try control(["status", "--json"]), as: UTF8.self)
+    }
+
+    /// What `localsendctl ARGUMENTS` prints, through its control socket.
+    private func control(_ arguments: [String]) throws -> [UInt8] {
         let installation = try #require(Self.installation)
         let child = try Subprocess(
-            executable: "/usr/bin/python3", arguments: ["-m", "localsendd.cli", "--socket", controlSocket, "status", "--json"],
+            executable: "/usr/bin/python3", arguments: ["-m", "localsendd.cli", "--socket", controlSocket] + arguments,
             environment: ["PYTHONPATH": installation, "HOME": home], stdinPipe: false)
         let output = child.readToEnd()
         _ = child.reap(block: true)
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Where it puts what it receives.

@@ -10,6 +10,14 @@ import Glibc
 /// announces and by address, with its certificate checked before any request, and its PIN.
 @Suite(.serialized, .enabled(if: SimulatedLAN.networkShouldRun, SimulatedLAN.networkSkipNote))
 struct LocalSendSendingTests {
+    /// `share ARGUMENTS` on `host` as `user`, on a pseudo-terminal (each word quoted for the shell).
+    func terminal(on host: String, as user: LANUser, _ arguments: [String]) throws -> PseudoTerminalProcess {
+        let words = [SimulatedLAN.script, "run", host, try #require(SimulatedLAN.share)] + arguments
+        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
+        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return PseudoTerminalProcess(command: quoted.joined(separator: " "), environment: environment)
+    }
+
     @Test func filesAndAFolderArriveIntactByNameAndByAddress() async throws {
         let dir = TemporaryDirectory("localsend-send")
         let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: LocalSendDiscoveryTests.prefix)
@@ -91,10 +99,7 @@ struct LocalSendSendingTests {
         // A slow link (4 Mbit/s: 16 s for the file), so that the send is still going when Ctrl-C comes.
         try lan.limitRate("desk", bitsPerSecond: 4_000_000)
 
-        let words = [SimulatedLAN.script, "run", "desk", try #require(SimulatedLAN.share), "send", dir.at("video.mp4"), "--to", "Ana's phone"]
-        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
-        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let terminal = PseudoTerminalProcess(command: quoted.joined(separator: " "), environment: environment)
+        let terminal = try self.terminal(on: "desk", as: user, ["send", dir.at("video.mp4"), "--to", "Ana's phone"])
         #expect(terminal.waitForOutput(containing: "Sending to \"Ana's phone\"", timeout: .seconds(20)), "\(terminal.output)")
         #expect(terminal.waitForOutput(containing: "%", timeout: .seconds(20)))
         terminal.interrupt()
@@ -120,10 +125,7 @@ struct LocalSendSendingTests {
         defer { phone.stop() }
         _ = try await phone.fingerprint()
 
-        let words = [SimulatedLAN.script, "run", "desk", try #require(SimulatedLAN.share), "send", dir.at("ticket.pdf")]
-        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
-        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let terminal = PseudoTerminalProcess(command: quoted.joined(separator: " "), environment: environment)
+        let terminal = try self.terminal(on: "desk", as: user, ["send", dir.at("ticket.pdf")])
         #expect(terminal.waitForOutput(containing: "LocalSend mobile, not verified", timeout: .seconds(20)), "\(terminal.output)")
         #expect(terminal.output.contains("Ana's phone"))
         terminal.type("\r")

@@ -194,7 +194,8 @@ struct SendCommand: ShareCommand {
             throw CLIError(TerminalText.safe(error.description))
         }
         // LocalSend devices: named localsend://HOST[:PORT], or by a name no share receiver answers to.
-        var (shareTargets, localSendTargets) = LocalSendDelivery.split(self.targets)
+        let (shareTargets, named) = LocalSendDelivery.split(self.targets)
+        var localSendTargets = named
         var (targets, resolved, pickedDevices) =
             shareTargets.isEmpty && !self.targets.isEmpty
             ? ([], [], []) : try await PeerTargets.resolveOrPick(shareTargets, console: console, node: node)
@@ -209,7 +210,6 @@ struct SendCommand: ShareCommand {
             let kept = targets.indices.filter { claimed[targets[$0]] == nil }
             localSendTargets += targets.compactMap { name in claimed[name].map { LocalSendDelivery.Target(text: name, device: $0) } }
             (targets, resolved) = (kept.map { targets[$0] }, kept.map { resolved[$0] })
-            shareTargets = targets
         }
         if targets.isEmpty && localSendTargets.isEmpty {
             // Escape in the picker: choosing not to send is no failure.

@@ -21,13 +21,42 @@ public enum LocalSendDiscovery {
     /// ``look(alias:identity:port:timeout:)`` as `node`: its device name, and its LocalSend identity
     /// (created on first use).
     public static func look(node: LocalNode, timeout: Duration) async throws(Unavailable) -> [LocalSendPeer] {
-        let identity: LocalSendIdentity
+        try await look(alias: node.deviceName(), identity: try identity(of: node), timeout: timeout)
+    }
+
+    /// `node`'s LocalSend identity (created on first use).
+    static func identity(of node: LocalNode) throws(Unavailable) -> LocalSendIdentity {
         do {
-            identity = try LocalSendIdentity.loadOrCreate(configDirectory: node.paths.configDirectory)
+            return try LocalSendIdentity.loadOrCreate(configDirectory: node.paths.configDirectory)
         } catch {
             throw Unavailable(description: "cannot load this machine's LocalSend identity: \(error)")
         }
-        return try await look(alias: node.deviceName(), identity: identity, timeout: timeout)
+    }
+
+    /// A member of LocalSend's multicast group on every IPv4 interface with an address.
+    static func joinGroup() throws(Unavailable) -> MulticastSocket {
+        let interfaces = LocalAddresses.routable().filter { $0.bytes.count == 4 }.map(\.bytes)
+        let socket: MulticastSocket
+        do {
+            socket = try MulticastSocket(
+                group: LocalSendDevice.multicastGroup, port: LocalSendDevice.defaultPort, interfaces: interfaces)
+        } catch {
+            throw Unavailable(description: "cannot listen for LocalSend devices: \(error)")
+        }
+        guard socket.joinedInterfaces > 0 else {
+            socket.close()
+            throw Unavailable(description: "cannot join LocalSend's multicast group 224.0.0.167 on any interface")
+        }
+        return socket
+    }
+
+    /// The device a datagram describes, unless it is not one to list: cut short, not a v2
+    /// description, a share that only looks, or this machine itself (fingerprint `own`).
+    static func device(in datagram: MulticastSocket.Datagram, own: String) -> LocalSendPeer? {
+        guard !datagram.truncated, let device = try? LocalSendDevice(json: datagram.bytes), device.speaksVersion2,
+            !device.looksOnly, !LocalSendDevice.sameFingerprint(device.fingerprint, own)
+        else { return nil }
+        return LocalSendPeer(device, address: datagram.source, port: device.port)
     }
 
     /// ``look(node:timeout:)`` that never fails: the devices found, and why none could be looked for
@@ -44,9 +73,7 @@ public enum LocalSendDiscovery {
     /// ``LocalSendScan/scan(alias:identity:timeout:)`` as `node`; nothing when its identity cannot be
     /// loaded.
     public static func scanOrWarn(node: LocalNode) async -> (peers: [LocalSendPeer], skipped: [String]) {
-        guard let identity = try? LocalSendIdentity.loadOrCreate(configDirectory: node.paths.configDirectory) else {
-            return ([], [])
-        }
+        guard let identity = try? identity(of: node) else { return ([], []) }
         return await LocalSendScan.scan(alias: node.deviceName(), identity: identity)
     }
 
@@ -68,25 +95,14 @@ public enum LocalSendDiscovery {
     static func lookBlocking(
         alias: String, identity: LocalSendIdentity, port: UInt16, timeout: Duration
     ) throws(Unavailable) -> [LocalSendPeer] {
-        let interfaces = LocalAddresses.routable().filter { $0.bytes.count == 4 }.map(\.bytes)
-        guard !interfaces.isEmpty else { return [] }
-        let socket: MulticastSocket
-        do {
-            socket = try MulticastSocket(
-                group: LocalSendDevice.multicastGroup, port: LocalSendDevice.defaultPort, interfaces: interfaces)
-        } catch {
-            throw Unavailable(description: "cannot listen for LocalSend devices: \(error)")
-        }
+        guard LocalAddresses.routable().contains(where: { $0.bytes.count == 4 }) else { return [] }
+        let socket = try joinGroup()
         defer { socket.close() }
-        guard socket.joinedInterfaces > 0 else {
-            throw Unavailable(description: "cannot join LocalSend's multicast group 224.0.0.167 on any interface")
-        }
         let announcement = identity.device(alias: alias, port: port, announce: true, looksOnly: true)
         let start = ContinuousClock.now
         // Announced again after a second, as LocalSend apps do: a datagram can be lost.
         var announceAt: [ContinuousClock.Instant] = [start, start + .seconds(1)]
         var peers: [String: LocalSendPeer] = [:]
-        var order: [String] = []
         while ContinuousClock.now - start < timeout {
             if let next = announceAt.first, ContinuousClock.now >= next {
                 announceAt.removeFirst()
@@ -94,17 +110,11 @@ public enum LocalSendDiscovery {
             }
             let untilAnnounce = announceAt.first.map { $0 - ContinuousClock.now } ?? timeout
             let wait = min(timeout - (ContinuousClock.now - start), max(.milliseconds(10), untilAnnounce))
-            guard let datagram = socket.receive(limit: LocalSendLimits.messageBytes, timeout: wait), !datagram.truncated,
-                let device = try? LocalSendDevice(json: datagram.bytes), device.speaksVersion2, !device.looksOnly,
-                !LocalSendDevice.sameFingerprint(device.fingerprint, identity.fingerprint)
+            guard let datagram = socket.receive(limit: LocalSendLimits.messageBytes, timeout: wait),
+                let peer = device(in: datagram, own: identity.fingerprint)
             else { continue }
-            let key = device.fingerprint.uppercased()
-            if peers[key] == nil { order.append(key) }
-            peers[key] = LocalSendPeer(
-                alias: device.alias, deviceType: device.deviceType, deviceModel: device.deviceModel,
-                fingerprint: device.fingerprint, address: datagram.source, port: device.port, https: device.https,
-                version: device.version, download: device.download)
+            peers[peer.fingerprint.uppercased()] = peer
         }
-        return order.compactMap { peers[$0] }.sorted { $0.alias.lowercased() < $1.alias.lowercased() }
+        return peers.values.sorted { $0.alias.lowercased() < $1.alias.lowercased() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShareDocuments
 import ShareLocalSend
 public import ShareTLS
 
@@ -25,7 +26,7 @@ public struct LocalSendIdentity: Sendable {
         let body = lines.drop { !$0.hasPrefix("-----BEGIN CERTIFICATE-----") }.dropFirst().prefix { !$0.hasPrefix("-----END") }
         let der = Data(base64Encoded: body.joined()).map { [UInt8]($0) } ?? []
         let digest = der.withUnsafeBytes { SHA256.hash($0) }
-        return digest.map { String(format: "%02X", $0) }.joined()
+        return Hex.encode(digest).uppercased()
     }
 
     /// How this machine describes itself to LocalSend devices; `looksOnly` when it receives nothing

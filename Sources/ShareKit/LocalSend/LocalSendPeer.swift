@@ -1,3 +1,5 @@
+import ShareLocalSend
+
 /// A LocalSend device seen on the local network (a phone, another computer running LocalSend).
 ///
 /// Everything here is what the device claims: LocalSend has no mutual authentication, so a
@@ -41,4 +43,14 @@ public struct LocalSendPeer: Sendable, Hashable {
 
     /// `address:port`, as `localsend://` addresses and tables show it.
     public var endpoint: String { "\(address):\(port)" }
+}
+
+extension LocalSendPeer {
+    /// A device as `device` describes itself, heard from `address`, its server at `port`.
+    init(_ device: LocalSendDevice, address: String, port: UInt16) {
+        self.init(
+            alias: device.alias, deviceType: device.deviceType, deviceModel: device.deviceModel,
+            fingerprint: device.fingerprint, address: address, port: port, https: device.https, version: device.version,
+            download: device.download)
+    }
 }

@@ -32,8 +32,9 @@ public enum LocalSendScan {
     static func scanBlocking(alias: String, identity: LocalSendIdentity, timeout: Duration) -> (peers: [LocalSendPeer], skipped: [String]) {
         var targets: [String] = []
         var skipped: [String] = []
-        let own = Set(LocalAddresses.routable().filter { $0.bytes.count == 4 }.map(\.text))
-        for entry in LocalAddresses.routable() where entry.bytes.count == 4 {
+        let networks = LocalAddresses.routable().filter { $0.bytes.count == 4 }
+        let own = Set(networks.map(\.text))
+        for entry in networks {
             let hostBits = 32 - entry.prefixLength
             guard hostBits >= 2, 1 << hostBits <= maxAddresses else {
                 if hostBits >= 2 { skipped.append("\(entry.text)/\(entry.prefixLength)") }
@@ -68,10 +69,10 @@ public enum LocalSendScan {
                         answer.status == 200, let device = try? LocalSendDevice(json: answer.body), device.speaksVersion2,
                         !device.looksOnly, !LocalSendDevice.sameFingerprint(fingerprint, identity.fingerprint)
                     else { continue }
-                    let peer = LocalSendPeer(
-                        alias: device.alias, deviceType: device.deviceType, deviceModel: device.deviceModel,
-                        fingerprint: fingerprint, address: addresses[index], port: LocalSendDevice.defaultPort, https: true,
-                        version: device.version, download: device.download)
+                    var peer = LocalSendPeer(device, address: addresses[index], port: LocalSendDevice.defaultPort)
+                    // The certificate's fingerprint, not the one the answer claims.
+                    peer.fingerprint = fingerprint
+                    peer.https = true
                     found.withLock { $0[fingerprint.uppercased()] = peer }
                 }
             }

@@ -47,7 +47,7 @@ enum LocalSendUpload {
                 case .success(let file):
                     switch file.hashPrefix(file.size) {
                     case .failure(let failure): throw LocalSendError(failure.message)
-                    case .success(let hasher): digest = hex(hasher.finalize())
+                    case .success(let hasher): digest = Hex.encode(hasher.finalize())
                     }
                 }
                 files.append(
@@ -59,7 +59,7 @@ enum LocalSendUpload {
                 files.append(
                     File(
                         id: "f\(position)", name: name, size: UInt64(entry.content.count),
-                        sha256: hex(SHA256.hash(entry.content)), fileType: "text/plain", source: .bytes(entry.content)))
+                        sha256: Hex.encode(SHA256.hash(entry.content)), fileType: "text/plain", source: .bytes(entry.content)))
             case .symlink:
                 leftOut.append(entry.path)
             case .directory:
@@ -106,9 +106,5 @@ enum LocalSendUpload {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

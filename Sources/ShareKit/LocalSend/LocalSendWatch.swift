@@ -1,5 +1,4 @@
 import Foundation
-import ShareDNS
 import ShareLocalSend
 import ShareTransport
 import Synchronization
@@ -37,19 +36,8 @@ public final class LocalSendWatch: Sendable {
 
     /// Starts watching as `node`.
     public init(node: LocalNode, forgetAfter: Duration = .seconds(75)) throws(LocalSendDiscovery.Unavailable) {
-        let identity: LocalSendIdentity
-        do {
-            identity = try LocalSendIdentity.loadOrCreate(configDirectory: node.paths.configDirectory)
-        } catch {
-            throw LocalSendDiscovery.Unavailable(description: "cannot load this machine's LocalSend identity: \(error)")
-        }
-        let interfaces = LocalAddresses.routable().filter { $0.bytes.count == 4 }.map(\.bytes)
-        do {
-            socket = try MulticastSocket(
-                group: LocalSendDevice.multicastGroup, port: LocalSendDevice.defaultPort, interfaces: interfaces)
-        } catch {
-            throw LocalSendDiscovery.Unavailable(description: "cannot listen for LocalSend devices: \(error)")
-        }
+        let identity = try LocalSendDiscovery.identity(of: node)
+        socket = try LocalSendDiscovery.joinGroup()
         self.forgetAfter = forgetAfter
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
         events = stream
@@ -92,15 +80,10 @@ public final class LocalSendWatch: Sendable {
                 continuation.yield(.disappeared(entry.peer))
             }
             let wait = min(max(.milliseconds(10), (announceAt.first ?? now + interval) - now), .milliseconds(500))
-            guard let datagram = socket.receive(limit: LocalSendLimits.messageBytes, timeout: wait) else { continue }
-            guard !datagram.truncated, let device = try? LocalSendDevice(json: datagram.bytes), device.speaksVersion2,
-                !device.looksOnly, !LocalSendDevice.sameFingerprint(device.fingerprint, own)
+            guard let datagram = socket.receive(limit: LocalSendLimits.messageBytes, timeout: wait),
+                let peer = LocalSendDiscovery.device(in: datagram, own: own)
             else { continue }
-            let peer = LocalSendPeer(
-                alias: device.alias, deviceType: device.deviceType, deviceModel: device.deviceModel,
-                fingerprint: device.fingerprint, address: datagram.source, port: device.port, https: device.https,
-                version: device.version, download: device.download)
-            let key = device.fingerprint.uppercased()
+            let key = peer.fingerprint.uppercased()
             let before = seen[key]?.peer
             seen[key] = (peer, .now)
             if before != peer { continuation.yield(.appeared(peer)) }

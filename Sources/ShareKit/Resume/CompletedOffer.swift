@@ -1,5 +1,6 @@
 import Foundation
 import ShareWire
+import ShareDocuments
 
 /// An offer the receiver committed from a resumable transfer (docs/PROTOCOL.md §7, "Completed
 /// offers"), recorded durably at the commit's decision point and kept for the keep window, so that

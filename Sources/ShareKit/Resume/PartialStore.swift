@@ -1,4 +1,5 @@
 public import Foundation
+import ShareDocuments
 import ShareTLS
 
 import ShareSystem

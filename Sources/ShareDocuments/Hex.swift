@@ -1,8 +1,9 @@
-/// Lowercase hexadecimal text for digests.
-enum Hex {
+/// Lowercase hexadecimal text for digests (and the bytes back from either case).
+public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    /// `bytes` as lowercase hexadecimal text.
+    public static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
         for byte in bytes {
@@ -13,7 +14,7 @@ enum Hex {
     }
 
     /// The bytes of lowercase or uppercase hexadecimal text, or nil when it is not hexadecimal.
-    static func decode(_ text: String) -> [UInt8]? {
+    public static func decode(_ text: String) -> [UInt8]? {
         let characters = Array(text.utf8)
         guard characters.count % 2 == 0 else { return nil }
         func value(_ character: UInt8) -> UInt8? {
