@@ -122,13 +122,15 @@ final class SocketChannel {
         while sent < pendingCount {
             let wanted = pendingCount - sent
             if let n = sendOnce(base + sent, wanted) {
+                // A short count is progress, not a timeout: a blocking `send` also stops short when the
+                // peer resets the connection mid-call or a signal arrives, and the next call says which.
                 sent += n
-                if n == wanted { continue }
+                continue
             } else if !lastFailureWasWouldBlock {
                 return false
             }
-            // The socket's buffer stayed full for the whole `SO_SNDTIMEO`. Each call restarts that
-            // timeout, so whoever waits decides how long in all, not the kernel.
+            // The socket's buffer stayed full for the whole `SO_SNDTIMEO` and took nothing. Each call
+            // restarts that timeout, so whoever waits decides how long in all, not the kernel.
             guard !nonBlocking, keepWaiting?() == true else {
                 lastErrno = EAGAIN
                 return false
