@@ -9,7 +9,7 @@ final class HTTPExchange {
     /// The request: method, target and headers (its body is read with ``readBody(limit:)`` or
     /// ``streamBody(_:)``).
     let request: HTTPMessage
-    /// The peer's address, without its port (IPv4-mapped addresses as IPv4).
+    /// The peer's address, without its port.
     let peerAddress: String
     /// The target's path, without the query.
     let path: String
@@ -31,7 +31,7 @@ final class HTTPExchange {
         self.early = early
         self.bodyDone = complete
         request = parser.headers
-        peerAddress = Self.address(of: stream.endpoint)
+        peerAddress = ReceiveGate.host(of: stream.endpoint)
         let components = URLComponents(string: request.target)
         path = components?.percentEncodedPath.removingPercentEncoding ?? request.target
         var query: [String: String] = [:]
@@ -201,17 +201,5 @@ final class HTTPExchange {
         case 507: "Insufficient Storage"
         default: status < 500 ? "Client Error" : "Server Error"
         }
-    }
-
-    /// The address part of `address:port` (`[v6]:port`), with an IPv4-mapped IPv6 address as IPv4.
-    static func address(of endpoint: String) -> String {
-        var host = endpoint
-        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
-            host = String(host[host.index(after: host.startIndex)..<end])
-        } else if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
-            host = String(host[..<colon])
-        }
-        if host.lowercased().hasPrefix("::ffff:"), host.contains(".") { host = String(host.dropFirst(7)) }
-        return host
     }
 }

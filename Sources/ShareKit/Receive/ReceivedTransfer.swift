@@ -47,6 +47,8 @@ public struct ReceivedTransfer: Sendable {
     public var verifiedNow = false
     /// A verified peer whose name this (unverified) sender claims.
     public var claimsNameOf: TrustStore.Peer? = nil
+    /// The LocalSend device it came from, when it came over LocalSend (see ``IncomingOffer/localSend``).
+    public var localSend: LocalSendOrigin? = nil
     /// Bytes this receiver already held from an earlier connection of the same transfer (continued).
     public var resumedBytes: UInt64 = 0
 }
