@@ -139,6 +139,23 @@ final class HTTPExchange {
         return parser.headers.bodyBytesSeen
     }
 
+    /// After an answer given before the body was read (a refusal), reads and drops what the peer still
+    /// sends, up to `limit` bytes or for `duration`: closing at once would reset the connection while
+    /// the peer is still sending, and the peer would lose the answer that says why.
+    func discardUnreadBody(upTo limit: Int = 16 << 20, within duration: Duration = .seconds(2)) {
+        guard answered, !bodyDone, request.contentLength ?? 0 > 0 else { return }
+        let deadline = ContinuousClock.now + duration
+        var dropped = 0
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while dropped < limit {
+            let left = deadline - .now
+            guard left > .zero else { return }
+            stream.setTimeouts(receive: left, send: left)
+            guard let count = try? buffer.withUnsafeMutableBytes({ try stream.read(into: $0) }), count > 0 else { return }
+            dropped += count
+        }
+    }
+
     /// Answers with `status`, `headers` and `body`, and closes the connection after it.
     func respond(_ status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         guard !answered else { return }

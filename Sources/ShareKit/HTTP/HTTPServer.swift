@@ -76,6 +76,7 @@ final class HTTPServer: Sendable {
         guard let exchange = HTTPExchange.read(from: stream, deadline: deadline) else { return }
         handler(exchange)
         if !exchange.answered { exchange.respond(500, text: "the server did not answer this request") }
+        exchange.discardUnreadBody()
     }
 
     /// Stops accepting and interrupts every connection in progress.
