@@ -7,8 +7,10 @@ LocalSend receiver and prints what came back as one JSON line {"status": N, "bod
                                             DECLARED: the Content-Length to claim; SEND: bytes to send
                                             before closing (fewer than DECLARED cuts the body short)
   cancel HOST:PORT SID
+
+FAKE_SENDER_TIMEOUT (seconds, default 20): how long it waits for an answer before it gives up and closes.
 """
-import json, socket, ssl, sys
+import json, os, socket, ssl, sys
 
 INFO = {"alias": "Fake sender", "version": "2.1", "deviceModel": "Test", "deviceType": "headless",
         "fingerprint": "FA" * 32, "port": 53317, "protocol": "https", "download": False}
@@ -19,7 +21,7 @@ def connect(endpoint):
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
-    raw = socket.create_connection((host, int(port)), timeout=20)
+    raw = socket.create_connection((host, int(port)), timeout=float(os.environ.get("FAKE_SENDER_TIMEOUT", "20")))
     return context.wrap_socket(raw, server_hostname=host)
 
 

@@ -11,8 +11,10 @@ struct LocalSendHostileSenderTests {
     static let fake = URL(filePath: SimulatedLAN.script).deletingLastPathComponent().appending(path: "fake-localsend-sender.py").path
 
     /// Runs the fake sender on `host` to the end; what it printed, parsed.
-    func fake(_ lan: SimulatedLAN, on host: String, _ arguments: [String]) async throws -> (status: Int, body: String) {
-        let process = try lan.run(on: host, "/usr/bin/python3", [Self.fake] + arguments, environment: [:], label: "fake sender")
+    func fake(
+        _ lan: SimulatedLAN, on host: String, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> (status: Int, body: String) {
+        let process = try lan.run(on: host, "/usr/bin/python3", [Self.fake] + arguments, environment: environment, label: "fake sender")
         _ = await process.exitStatus(within: .seconds(60))
         try await Task.sleep(for: .milliseconds(50))
         let object = jsonObject(process.lines.last ?? "") ?? [:]
@@ -110,5 +112,30 @@ struct LocalSendHostileSenderTests {
         #expect(done.status == 200, "\(done)")
         try await receiver.waitForEvent("received")
         #expect(FileTree.readText(user.downloads + "/five.txt") == "12345")
+    }
+
+    @Test func aSenderThatStopsWaitingWithdrawsTheQuestion() async throws {
+        let dir = TemporaryDirectory("localsend-withdrawn")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone", "tablet"], prefix: LocalSendDiscoveryTests.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        let words = [SimulatedLAN.script, "run", "desk", try #require(SimulatedLAN.share), "receive", "--localsend", "--port", "0"]
+        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
+        let terminal = PseudoTerminalProcess(
+            command: words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "),
+            environment: environment)
+        defer { terminal.interrupt() }
+        #expect(terminal.waitForOutput(containing: "Also answering LocalSend senders", timeout: .seconds(15)), "\(terminal.output)")
+        let desk = "\(try lan.ipv4("desk")):53317"
+        // The sender gives up after 2 s: the question is withdrawn at once, not left for 5 minutes.
+        let gaveUp = try await fake(lan, on: "phone", ["prepare", desk, file("f", "a.txt", size: 1)], environment: ["FAKE_SENDER_TIMEOUT": "2"])
+        #expect(gaveUp.status == -1, "\(gaveUp)")
+        #expect(terminal.waitForOutput(containing: "stopped waiting", timeout: .seconds(10)), "\(terminal.output)")
+        // And the next sender is asked (nothing holds the session).
+        let mark = terminal.output.utf8.count
+        let next = Task.detached { try await self.fake(lan, on: "tablet", ["prepare", desk, self.file("g", "b.txt", size: 1)]) }
+        #expect(terminal.waitForOutput(containing: "Accept?", after: mark, timeout: .seconds(10)), "\(terminal.output)")
+        terminal.type("n\r")
+        #expect(try await next.value.status == 403)
     }
 }

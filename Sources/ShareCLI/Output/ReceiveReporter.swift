@@ -114,7 +114,7 @@ final class ReceiveReporter: Sendable {
                     "Received \(count) from \(fromWhom)\(certified)\(transfer.localSend == nil ? ")" : ""): "
                     + "\(ByteCount.format(transfer.bytes)), \(content.text) in \(String(format: "%.1f", transfer.seconds)) s"
                     + (transfer.resumedBytes > 0 ? " (continued: \(ByteCount.format(transfer.resumedBytes)) were already here)" : "")
-                    + content.verified
+                    + (transfer.checkedAgainstSender ? content.verified : " (the sender gave no SHA-256 to check).")
                 let items = ReceivedReport.itemLines(transfer, home: home)
                 if oneLine {
                     console.line(summary + " " + items.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))

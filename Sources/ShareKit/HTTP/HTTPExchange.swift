@@ -71,6 +71,13 @@ final class HTTPExchange {
         return nil
     }
 
+    /// Waits, on another thread, until the peer hangs up (after its request it sends nothing more
+    /// until it closes) or `done` is signalled; whether it hung up.
+    func peerHangsUp(before done: WakeSignal) -> Bool {
+        guard bodyDone || bodyLength == 0 else { return false }
+        return stream.waitReadable(orWake: [done], timeout: nil) == .readable
+    }
+
     /// The value of query parameter `name` (percent-decoded), if the target has it.
     func query(_ name: String) -> String? { query[name] }
 

@@ -141,6 +141,7 @@ final class LocalSendInbound: @unchecked Sendable {
             files: VerifiedFiles(manifest: manifest, digests: digests), bytes: manifest.totalBytes,
             seconds: (ContinuousClock.now - started).seconds)
         transfer.localSend = offer.localSend
+        transfer.checkedAgainstSender = files.digests.allSatisfy { $0 != nil }
         return transfer
     }
 

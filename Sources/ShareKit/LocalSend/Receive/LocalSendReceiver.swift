@@ -160,7 +160,7 @@ public final class LocalSendReceiver: Sendable {
             peerName: request.sender.alias, peerFingerprint: Self.standIn(for: request.sender.fingerprint), peerAddress: address,
             manifest: files.manifest, verificationCode: "", pinnedName: nil, senderAttended: true)
         offer.localSend = origin
-        let answer = decide(offer, address: address)
+        let answer = decide(offer, address: address, exchange: exchange)
         guard answer.isAccepted else {
             exchange.respond(answer.code == .busy ? 429 : answer.code == .insufficientSpace ? 507 : 403, text: answer.message)
             events.finished(.declined(offer, answer))
@@ -198,7 +198,7 @@ public final class LocalSendReceiver: Sendable {
     }
 
     /// The policy, the prompt limit, free space, then the person (under `ask`).
-    private func decide(_ offer: IncomingOffer, address: String) -> OfferAnswer {
+    private func decide(_ offer: IncomingOffer, address: String, exchange: HTTPExchange) -> OfferAnswer {
         switch configuration.effectivePolicy() {
         case .trusted:
             return OfferAnswer(
@@ -222,7 +222,14 @@ public final class LocalSendReceiver: Sendable {
             {
                 return OfferAnswer(.insufficientSpace, message: shortfall)
             }
+            // A sender that gives up waiting (it closes its request) withdraws the question.
             let ticket = PromptTicket()
+            let answered = WakeSignal()
+            let watched = UncheckedExchange(exchange: exchange)
+            BlockingWork.start("share.localsend-ask") {
+                if watched.exchange.peerHangsUp(before: answered) { ticket.withdraw("the LocalSend sender stopped waiting") }
+            }
+            defer { answered.signal() }
             return OfferAnswer(events.decide(offer, ticket))
         }
     }
@@ -361,4 +368,11 @@ public final class LocalSendReceiver: Sendable {
         }
         return "cannot answer LocalSend senders: \(error)"
     }
+}
+
+/// An exchange watched from a second thread while a person decides: that thread only polls its socket
+/// (``HTTPExchange/peerHangsUp(before:)``), and the exchange outlives it (the question's answer
+/// signals it to end before the exchange is answered).
+private struct UncheckedExchange: @unchecked Sendable {
+    let exchange: HTTPExchange
 }
