@@ -137,5 +137,12 @@ struct LocalSendHostileSenderTests {
         #expect(terminal.waitForOutput(containing: "Accept?", after: mark, timeout: .seconds(10)), "\(terminal.output)")
         terminal.type("n\r")
         #expect(try await next.value.status == 403)
+        // Ctrl-C while a LocalSend sender waits for the answer: the question is withdrawn and share ends.
+        let mark2 = terminal.output.utf8.count
+        let last = Task.detached { try await self.fake(lan, on: "tablet", ["prepare", desk, self.file("h", "c.txt", size: 1)]) }
+        #expect(terminal.waitForOutput(containing: "Accept?", after: mark2, timeout: .seconds(10)), "\(terminal.output)")
+        terminal.interrupt()
+        #expect(terminal.wait(timeout: .seconds(10)) == 130, "\(terminal.output)")
+        #expect(try await last.value.status == 403)
     }
 }

@@ -79,10 +79,15 @@ final class HTTPServer: Sendable {
         exchange.discardUnreadBody()
     }
 
-    /// Stops accepting and interrupts every connection in progress.
-    func stop() {
+    /// Stops accepting; connections still in progress get `grace` to answer (a refusal being sent, the
+    /// end of an answer), then are interrupted. Returns at once.
+    func stop(grace: Duration = .seconds(1)) {
         listener.stop()
-        for box in open.withLock({ Array($0.streams.values) }) { box.stream.interrupt() }
+        BlockingWork.start("share.http-stop") { [self] in
+            let seconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
+            if finishedAll.wait(timeout: .now() + seconds) == .success { return }
+            for box in open.withLock({ Array($0.streams.values) }) { box.stream.interrupt() }
+        }
     }
 
     /// Waits until every connection's thread has ended (after ``stop()``).

@@ -38,6 +38,8 @@ public final class LocalSendReceiver: Sendable {
         var inbound: LocalSendInbound?
         /// The address whose prepare-upload is being decided: others are busy meanwhile.
         var deciding: String?
+        /// The question being asked about it, withdrawn when the receiver stops.
+        var asking: PromptTicket?
     }
 
     /// Binds the port and prepares TLS with `identity`.
@@ -80,6 +82,7 @@ public final class LocalSendReceiver: Sendable {
     public func stop() {
         stopping.signal()
         presence?.stop()
+        state.withLock { $0.asking }?.withdraw("the receiver is stopping")
         server.stop()
         let inbound = state.withLock { state -> LocalSendInbound? in
             defer { state.inbound = nil }
@@ -131,6 +134,7 @@ public final class LocalSendReceiver: Sendable {
             exchange.respond(429, text: "too many wrong PINs from this address; try again in \(seconds) s")
             return
         }
+        releaseStalled()
         let reserved = state.withLock { state -> Bool in
             guard state.deciding == nil, state.sessions.isFree(now: now) else { return false }
             state.deciding = address
@@ -229,7 +233,12 @@ public final class LocalSendReceiver: Sendable {
             BlockingWork.start("share.localsend-ask") {
                 if watched.exchange.peerHangsUp(before: answered) { ticket.withdraw("the LocalSend sender stopped waiting") }
             }
-            defer { answered.signal() }
+            defer {
+                answered.signal()
+                state.withLock { $0.asking = nil }
+            }
+            state.withLock { $0.asking = ticket }
+            if stopping.isSignalled { return OfferAnswer(.noAnswer, message: "the receiver is stopping") }
             return OfferAnswer(events.decide(offer, ticket))
         }
     }
@@ -303,7 +312,8 @@ public final class LocalSendReceiver: Sendable {
 
     /// Ends the session after a failed upload: nothing of it is kept, and both sides hear why.
     private func end(_ inbound: LocalSendInbound, failure: LocalSendInbound.UploadFailure, answering exchange: HTTPExchange) {
-        release(inbound)
+        // A session ended meanwhile (stopped, cancelled, released) was reported by whoever ended it.
+        let ours = release(inbound)
         inbound.discard()
         let (status, error): (Int, PeerError) =
             switch failure {
@@ -313,28 +323,35 @@ public final class LocalSendReceiver: Sendable {
             case .storage(let text): (500, PeerError(.receiverFailed, text))
             }
         exchange.respond(status, text: error.message)
-        events.finished(Self.failure(inbound.offer, error))
+        if ours { events.finished(Self.failure(inbound.offer, error)) }
     }
 
-    /// Forgets `inbound` as the open session (once).
-    private func release(_ inbound: LocalSendInbound) {
+    /// Forgets `inbound` as the open session; whether it still was.
+    @discardableResult
+    private func release(_ inbound: LocalSendInbound) -> Bool {
         state.withLock { state in
-            guard state.inbound === inbound else { return }
+            guard state.inbound === inbound else { return false }
             _ = state.sessions.close(sessionID: inbound.sessionID, address: nil)
             state.inbound = nil
+            return true
         }
     }
 
-    /// Releases a session that stood still for ``LocalSendReceiveOptions/stallLimit``.
+    /// Checks for a stalled session every second (or more often for a short stall limit).
     private func watchStalls() {
         let tick = min(.seconds(1), options.stallLimit / 4)
-        while !stopping.wait(timeout: tick) {
-            let stalled = state.withLock { state -> LocalSendInbound? in
-                guard state.sessions.releaseIfStalled(now: .now) != nil else { return nil }
-                defer { state.inbound = nil }
-                return state.inbound
-            }
-            guard let stalled else { continue }
+        while !stopping.wait(timeout: tick) { releaseStalled() }
+    }
+
+    /// Releases a session that stood still for ``LocalSendReceiveOptions/stallLimit``: its files go, and
+    /// the failure is reported.
+    private func releaseStalled() {
+        let stalled = state.withLock { state -> LocalSendInbound? in
+            guard state.sessions.releaseIfStalled(now: .now) != nil else { return nil }
+            defer { state.inbound = nil }
+            return state.inbound
+        }
+        if let stalled {
             stalled.discard()
             let seconds = options.stallLimit.components.seconds
             events.finished(
