@@ -16,7 +16,7 @@
 #      and 1,000,001 entries refused (big-offer.sh; a tmpfs when run as root)
 #  11. one sender to 1 and 3 receivers, and 16 senders into one receiver, on simulated hosts behind
 #      200 Mbit/s links (fanout.sh; needs root)
-#  12. LocalSend: share and localsendd each sending a 1 GiB file and 1,000 small files to localsendd
+#  12. LocalSend: share and localsendd sending a 1 GiB file and 1,000 small files to each other
 #      on simulated hosts (localsend.sh; needs root and `make localsendd`)
 #
 # share makes what it received durable (one syncfs, or while other programs have much unwritten

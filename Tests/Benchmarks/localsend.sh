@@ -7,7 +7,8 @@
 # - localsendd sending to `share receive --localsend --accept everyone` (on a third host) against
 #   localsendd sending to localsendd. share's receiver commits each file into its receive folder.
 #
-# Seconds run from the start of the send until it exits (for localsendd: `localsendctl send --wait`).
+# Seconds run from the start of the send until it exits (for localsendd: `localsendctl send --wait`),
+# for share receiving until it reports the transfer received (every file in its receive folder).
 # Median of ROUNDS (default 3), the senders interleaved. share's peak RSS from /usr/bin/time -v (for
 # the receiver: its peak over all rounds).
 # Prints markdown; needs root (without it, prints why it was skipped). Fails only when a transfer fails
@@ -69,9 +70,8 @@ mkdir -p "$WORK/src/folder" "$WORK/share"
 head -c $((LOCALSEND_MIB << 20)) /dev/urandom > "$WORK/src/big.bin"
 for i in $(seq -w 1 1000); do head -c 4096 /dev/urandom > "$WORK/src/folder/f$i.bin"; done
 
-clear_received() {
-    rm -rf "$WORK/receiver/Downloads" "$WORK/sharerx/Downloads" && mkdir -p "$WORK/receiver/Downloads" "$WORK/sharerx/Downloads"
-}
+# Empties the receive folders (share receive holds its folder open: it is emptied, not replaced).
+clear_received() { find "$WORK/receiver/Downloads" "$WORK/sharerx/Downloads" -mindepth 1 -delete; }
 # share_send WHAT...: seconds, then share's peak RSS in KiB, on one line.
 share_send() {
     local started ended
@@ -94,6 +94,22 @@ localsendd_send() {
     ended=$(now)
     awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.3f\n", b - a }'
 }
+# share_receive WHAT...: seconds from the start of localsendd's send to share's "received" event (its
+# files are committed when localsendd's last upload is answered, and placed in the folder right after).
+share_receive() {
+    local started ended before
+    clear_received
+    before=$(grep -c '"event":"received"' "$WORK/sharerx.log" || true)
+    started=$(now)
+    localsendd_send "$SHARERX_IP" "$@" > /dev/null
+    for _ in $(seq 6000); do
+        [ "$(grep -c '"event":"received"' "$WORK/sharerx.log" || true)" -gt "$before" ] && break
+        sleep 0.01
+    done
+    ended=$(now)
+    [ "$(grep -c '"event":"received"' "$WORK/sharerx.log" || true)" -gt "$before" ] || fail "share receive reported nothing"
+    awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.3f\n", b - a }'
+}
 check_file() { # [RECEIVER]
     cmp -s "$WORK/src/big.bin" "$WORK/${1:-receiver}/Downloads/big.bin" || fail "the 1 GiB file arrived changed"
 }
@@ -108,10 +124,10 @@ check_folder() { # [RECEIVER]
 for _ in $(seq "$ROUNDS"); do
     share_send "$WORK/src/big.bin" >> "$WORK/file.share"; check_file
     localsendd_send "$RECEIVER_IP" "$WORK/src/big.bin" >> "$WORK/file.lsd"; check_file
-    localsendd_send "$SHARERX_IP" "$WORK/src/big.bin" >> "$WORK/file.rx"; check_file sharerx
+    share_receive "$WORK/src/big.bin" >> "$WORK/file.rx"; check_file sharerx
     share_send "$WORK/src/folder" >> "$WORK/tree.share"; check_folder
     localsendd_send "$RECEIVER_IP" "$WORK/src/folder"/*.bin >> "$WORK/tree.lsd"; check_folder
-    localsendd_send "$SHARERX_IP" "$WORK/src/folder"/*.bin >> "$WORK/tree.rx"; check_folder sharerx
+    share_receive "$WORK/src/folder"/*.bin >> "$WORK/tree.rx"; check_folder sharerx
 done
 # share receive is the child of /usr/bin/time (lan.sh execs into it): stopped so time reports its peak.
 kill -TERM "$(pgrep -P "$TIME_PID")" 2>/dev/null || true
