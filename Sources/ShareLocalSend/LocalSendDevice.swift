@@ -31,6 +31,10 @@ public struct LocalSendDevice: Sendable, Hashable {
     /// announcement of a `share peers` that only looks for devices and receives nothing, so that
     /// other share machines do not list it as a device to send to.
     public var looksOnly: Bool
+    /// share's own extension (`"shareReceiver": true`): a `share receive --localsend`, which other share
+    /// machines reach with share's own protocol (mutually authenticated) rather than as a LocalSend
+    /// device, so they do not list it as one.
+    public var shareReceiver: Bool
 
     /// The multicast group and UDP port LocalSend devices announce on, and the default HTTP(S) port.
     public static let multicastGroup = "224.0.0.167"
@@ -43,7 +47,7 @@ public struct LocalSendDevice: Sendable, Hashable {
     public init(
         alias: String, version: String = LocalSendDevice.protocolVersion, deviceModel: String?, deviceType: String?,
         fingerprint: String, port: UInt16, https: Bool, download: Bool = false, announce: Bool? = nil,
-        looksOnly: Bool = false
+        looksOnly: Bool = false, shareReceiver: Bool = false
     ) {
         self.alias = alias
         self.version = version
@@ -55,6 +59,7 @@ public struct LocalSendDevice: Sendable, Hashable {
         self.download = download
         self.announce = announce
         self.looksOnly = looksOnly
+        self.shareReceiver = shareReceiver
     }
 
     /// Whether it speaks version 2 (any "2.x").
@@ -108,6 +113,7 @@ public struct LocalSendDevice: Sendable, Hashable {
         download = (fields["download"] as? Bool) ?? false
         announce = fields["announce"] as? Bool ?? (fields["announcement"] as? Bool)
         looksOnly = fields["shareLooksOnly"] as? Bool ?? false
+        shareReceiver = fields["shareReceiver"] as? Bool ?? false
     }
 
     /// This description as a JSON object (keys sorted), with `announce` when it is set.
@@ -120,6 +126,7 @@ public struct LocalSendDevice: Sendable, Hashable {
         fields["deviceType"] = deviceType ?? NSNull()
         if let announce { fields["announce"] = announce }
         if looksOnly { fields["shareLooksOnly"] = true }
+        if shareReceiver { fields["shareReceiver"] = true }
         // Strings and numbers only: serializing cannot fail.
         let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data("{}".utf8)
         return Array(data)

@@ -49,6 +49,18 @@ struct LocalSendReceivingTests {
         let known = try phone.devices()
         let device = try #require(seen, "localsendd never saw share: \(known)")
         #expect(device["alias"] as? String == "Desk")
+        // Another share machine lists it once, as a share receiver: never as an unverified LocalSend
+        // device, which would take share's own (mutually authenticated) protocol out of the way.
+        let other = LANUser("bo", in: dir)
+        let looking = try lan.run(
+            on: "phone", try #require(SimulatedLAN.share), ["peers", "--json", "--wait", "3"],
+            environment: other.environment, label: "share peers", separateStandardError: true)
+        #expect(await looking.exitStatus(within: .seconds(30)) == 0)
+        try await Task.sleep(for: .milliseconds(50))
+        let listed = (try? JSONSerialization.jsonObject(with: Data(looking.lines.joined(separator: "\n").utf8))) as? [[String: Any]] ?? []
+        #expect(listed.contains { $0["name"] as? String == "Desk" && $0["protocol"] as? String == "share" }, "\(listed)")
+        #expect(!listed.contains { $0["name"] as? String == "Desk" && $0["protocol"] as? String == "localsend" }, "\(listed)")
+        #expect(listed.contains { $0["name"] as? String == "Ana's phone" && $0["protocol"] as? String == "localsend" }, "\(listed)")
 
         let sent = try phone.send([dir.at("photo 1.jpg"), dir.at("notes ünï.txt")], to: "Desk")
         #expect(sent.status == 0, "\(sent.output)")

@@ -51,10 +51,11 @@ public enum LocalSendDiscovery {
     }
 
     /// The device a datagram describes, unless it is not one to list: cut short, not a v2
-    /// description, a share that only looks, or this machine itself (fingerprint `own`).
+    /// description, a share that only looks, a share receiver (reached with share's own protocol,
+    /// never as an unverified LocalSend device), or this machine itself (fingerprint `own`).
     static func device(in datagram: MulticastSocket.Datagram, own: String) -> LocalSendPeer? {
         guard !datagram.truncated, let device = try? LocalSendDevice(json: datagram.bytes), device.speaksVersion2,
-            !device.looksOnly, !LocalSendDevice.sameFingerprint(device.fingerprint, own)
+            !device.looksOnly, !device.shareReceiver, !LocalSendDevice.sameFingerprint(device.fingerprint, own)
         else { return nil }
         return LocalSendPeer(device, address: datagram.source, port: device.port)
     }

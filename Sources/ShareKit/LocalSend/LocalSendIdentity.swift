@@ -30,11 +30,11 @@ public struct LocalSendIdentity: Sendable {
     }
 
     /// How this machine describes itself to LocalSend devices; `looksOnly` when it receives nothing
-    /// (`share peers`).
+    /// (`share peers`), else it is a `share receive --localsend` (other share machines skip it).
     func device(alias: String, port: UInt16, announce: Bool?, looksOnly: Bool) -> [UInt8] {
         LocalSendDevice(
             alias: alias, deviceModel: "Linux", deviceType: "desktop", fingerprint: fingerprint, port: port, https: true,
-            download: false, announce: announce, looksOnly: looksOnly
+            download: false, announce: announce, looksOnly: looksOnly, shareReceiver: !looksOnly
         ).json
     }
 }

@@ -67,7 +67,7 @@ public enum LocalSendScan {
                         expectedFingerprint: nil, timeout: timeout)
                     guard let (answer, fingerprint) = try? client.send("POST", "/api/localsend/v2/register", body: .json(body)),
                         answer.status == 200, let device = try? LocalSendDevice(json: answer.body), device.speaksVersion2,
-                        !device.looksOnly, !LocalSendDevice.sameFingerprint(fingerprint, identity.fingerprint)
+                        !device.looksOnly, !device.shareReceiver, !LocalSendDevice.sameFingerprint(fingerprint, identity.fingerprint)
                     else { continue }
                     var peer = LocalSendPeer(device, address: addresses[index], port: LocalSendDevice.defaultPort)
                     // The certificate's fingerprint, not the one the answer claims.
