@@ -56,6 +56,15 @@ public final class TLSContext: @unchecked Sendable {
         try TLSContext(role: .client, identity: identity, anchors: anchors, version: TLS1_3_VERSION)
     }
 
+    /// A context for accepting connections from clients that present no certificate: LocalSend senders,
+    /// which cannot prove who they are (docs/SECURITY.md, "LocalSend devices"). Presents `identity`; no
+    /// client is ever CA-trusted or pinned through it.
+    ///
+    /// - Throws: ``TLSError/openSSL(operation:reasons:)`` if OpenSSL cannot set up the context.
+    public static func serverForAnyClient(identity: Identity) throws(TLSError) -> TLSContext {
+        try TLSContext(role: .server, identity: identity, anchors: .none, version: TLS1_3_VERSION, asksClients: false)
+    }
+
     /// A client context that presents no certificate (for tests: servers must refuse it).
     package static func clientWithoutCertificate() throws(TLSError) -> TLSContext {
         try TLSContext(role: .client, identity: nil, anchors: .none, version: TLS1_3_VERSION)
@@ -69,7 +78,9 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     /// Sets up an `SSL_CTX` for `role`, speaking exactly protocol `version`.
-    private init(role: Role, identity: Identity?, anchors: TrustAnchors, version: Int32) throws(TLSError) {
+    private init(
+        role: Role, identity: Identity?, anchors: TrustAnchors, version: Int32, asksClients: Bool = true
+    ) throws(TLSError) {
         OpenSSLErrorQueue.clear()
         guard
             let context = openssl.SSL_CTX_new(
@@ -97,7 +108,7 @@ public final class TLSContext: @unchecked Sendable {
         }
 
         let mode = role == .server ? SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT : SSL_VERIFY_PEER
-        openssl.SSL_CTX_set_verify(context, mode, verifyPeerCertificate)
+        openssl.SSL_CTX_set_verify(context, asksClients ? mode : SSL_VERIFY_NONE, asksClients ? verifyPeerCertificate : nil)
 
         // Present exactly the chain the identity holds: never one OpenSSL builds from the team CAs' store.
         _ = control(context, SSL_CTRL_MODE, Int(SSL_MODE_NO_AUTO_CHAIN))

@@ -1,9 +1,9 @@
 public import ShareTLS
 
-/// A TLS client connection carrying plain bytes (an HTTPS request and its answer), over one TCP
-/// connection; owns both. Used for LocalSend, whose servers present self-signed certificates that
-/// the caller pins by their fingerprint before it writes a byte.
-public final class TLSStream {
+/// A TLS connection carrying plain bytes (an HTTPS request and its answer), over one TCP connection;
+/// owns both. Used for LocalSend: as a client, whose servers present self-signed certificates that the
+/// caller pins by their fingerprint before it writes a byte; as a server, for senders that present none.
+public final class TLSStream: ByteStream {
     private let socket: TCPSocket
     private let tls: TLSConnection
     /// `address:port` of the peer.
@@ -13,6 +13,24 @@ public final class TLSStream {
     public static func connect(to endpoint: Endpoint, context: TLSContext, timeout: Duration) throws(TransportError) -> TLSStream {
         let socket = try TCPSocket.connect(to: endpoint, timeout: timeout)
         let label = endpoint.description
+        socket.setTimeouts(receive: timeout, send: timeout)
+        do {
+            let tls = try TLSConnection(context: context, socket: socket.descriptor)
+            try tls.handshake()
+            return TLSStream(socket: socket, tls: tls, endpoint: label)
+        } catch {
+            socket.close()
+            switch error {
+            case .connectionClosed, .connectionReset: throw .closedDuringHandshake(endpoint: label)
+            default: throw .tls(endpoint: label, error)
+            }
+        }
+    }
+
+    /// Completes the handshake as a server with `context` on an accepted `socket` (taken over: closed
+    /// on failure), within `timeout`.
+    public static func accept(_ socket: TCPSocket, context: TLSContext, timeout: Duration) throws(TransportError) -> TLSStream {
+        let label = socket.remoteDescription
         socket.setTimeouts(receive: timeout, send: timeout)
         do {
             let tls = try TLSConnection(context: context, socket: socket.descriptor)

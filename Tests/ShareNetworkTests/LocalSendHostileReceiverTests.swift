@@ -41,7 +41,7 @@ struct LocalSendHostileReceiverTests {
                 [Self.fake, "--cert", dir.at("cert.pem"), "--key", dir.at("key.pem"), "--mode", mode], label: "fake LocalSend \(mode)")
             _ = try await server.waitForLine("serving", within: .seconds(10)) { $0 == "serving" }
             let started = ContinuousClock.now
-            let sent = try await lan.run(
+            let sent = try lan.run(
                 on: "desk", try #require(SimulatedLAN.share), ["send", dir.at("a.txt"), "--to", address, "--json"],
                 environment: user.environment.merging(["SHARE_PROMPT_TIMEOUT": "2"]) { $1 }, label: "share send (\(mode))",
                 separateStandardError: true)
