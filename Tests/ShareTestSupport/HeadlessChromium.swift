@@ -1,6 +1,4 @@
 import Foundation
-import ShareTestSupport
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -10,24 +8,30 @@ import Glibc
 /// --link`: it reads a page (`--dump-dom`: the DOM after parsing, so what it shows is what a
 /// browser made of the HTML) and downloads a link into a folder with its own download behaviour
 /// (the name from Content-Disposition, `.crdownload` until the last byte arrived).
-struct HeadlessChromium {
-    static let path = "/usr/bin/chromium"
+public struct HeadlessChromium: Sendable {
+    public static let path = "/usr/bin/chromium"
     /// Whether Chromium is installed (`make deps` installs it).
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
     /// curl, which the same tests use for what a browser does not show (statuses, JSON).
-    static let curl = "/usr/bin/curl"
+    public static let curl = "/usr/bin/curl"
     /// Whether curl is installed.
-    static var curlIsInstalled: Bool { FileManager.default.isExecutableFile(atPath: curl) }
+    public static var curlIsInstalled: Bool { FileManager.default.isExecutableFile(atPath: curl) }
 
     /// Where each run's profile folder is made.
     let profiles: String
     /// Where downloads land.
-    let downloads: String
+    public let downloads: String
+    /// What Chromium is started through (`lan.sh run HOST`), and the environment that needs.
+    let launcher: [String]
+    let environment: [String: String]
 
-    /// A browser downloading into `dir/NAME-downloads`. Each run of Chromium gets a profile of its
-    /// own: one that just ended may still hold its profile's lock, and a second Chromium on that
+    /// A browser downloading into `dir/NAME-downloads`, started through `launcher` (e.g. on a
+    /// simulated host) with `environment` added. Each run of Chromium gets a profile of its own:
+    /// one that just ended may still hold its profile's lock, and a second Chromium on that
     /// profile would hand its address to the one ending.
-    init(_ name: String, in dir: TemporaryDirectory) {
+    public init(_ name: String, in dir: TemporaryDirectory, launcher: [String] = [], environment: [String: String] = [:]) {
+        self.launcher = launcher
+        self.environment = environment
         profiles = dir.at(name + "-profiles")
         downloads = dir.at(name + "-downloads")
         FileTree.makeFolder(profiles)
@@ -50,7 +54,7 @@ struct HeadlessChromium {
     }
 
     /// The DOM of `url` after Chromium parsed it.
-    func dom(_ url: String) throws -> String {
+    public func dom(_ url: String) throws -> String {
         let process = try run(flags(newProfile()) + ["--dump-dom", url], keepingOutput: true)
         let output = process.readToEnd()
         process.reap(block: true)
@@ -59,7 +63,7 @@ struct HeadlessChromium {
 
     /// Opens `url`, which answers with a download, and returns the path of the file once it is
     /// complete (`size` bytes, no longer `.crdownload`); throws when none came within `timeout`.
-    func download(_ url: String, size: Int, timeout: Duration = .seconds(30)) throws -> String {
+    public func download(_ url: String, size: Int, timeout: Duration = .seconds(30)) throws -> String {
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? [])
         let process = try run(flags(newProfile()) + [url], keepingOutput: false)
         defer {
@@ -85,15 +89,15 @@ struct HeadlessChromium {
     /// that no pipe nobody reads fills up and stops it. In a UTF-8 locale: otherwise it cannot name
     /// a download `Café.txt` and leaves it unconfirmed.
     private func run(_ arguments: [String], keepingOutput: Bool) throws -> Subprocess {
-        let words = ([Self.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let words = (launcher + [Self.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command = "exec " + words.joined(separator: " ") + (keepingOutput ? " 2>/dev/null" : " >/dev/null 2>&1")
         return try Subprocess(
-            executable: "/bin/sh", arguments: ["-c", command], environment: ["HOME": profiles, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+            executable: "/bin/sh", arguments: ["-c", command], environment: environment.merging(["HOME": profiles, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 },
             stdinPipe: false)
     }
 
     /// The targets of the page's links (`href`), with `&amp;` read as `&`.
-    static func links(in dom: String) -> [String] {
+    public static func links(in dom: String) -> [String] {
         dom.components(separatedBy: "href=\"").dropFirst().compactMap { rest in
             rest.split(separator: "\"", maxSplits: 1).first.map { $0.replacingOccurrences(of: "&amp;", with: "&") }
         }
