@@ -125,7 +125,7 @@ struct LinkSharingTests {
         FileTree.writeText(dir.at("a.txt"), "a\n")
         let result = alice.run(["send", dir.at("a.txt"), "--link", "--link-port", "0", "--link-timeout", "2s"], timeout: .seconds(30))
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Error: Nobody downloaded the files within 2s; stopped serving."), "\(result.stderr)")
+        #expect(result.stderr.contains("Error: Nobody downloaded the file within 2s; stopped serving."), "\(result.stderr)")
         // The same with --json: one object to start with (the address), one at the end.
         let json = alice.run(
             ["send", dir.at("a.txt"), "--link", "--link-port", "0", "--link-timeout", "1s", "--json"], timeout: .seconds(30))

@@ -106,7 +106,8 @@ struct LinkServing {
         case .timedOut:
             let why =
                 done == 0
-                ? "Nobody downloaded the files within \(DurationText.format(timeout)); stopped serving"
+                ? "Nobody downloaded \(report.fileCount == 1 ? "the file" : "the files") within "
+                    + "\(DurationText.format(timeout)); stopped serving"
                 : "Only \(files) were downloaded within \(DurationText.format(timeout)); stopped serving"
             (status, outcome, message) = (
                 ExitCode.failure, "timedOut", why + ". Run it again, or give more time with --link-timeout (e.g. 30m)."
