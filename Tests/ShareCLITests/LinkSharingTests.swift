@@ -145,13 +145,12 @@ struct LinkSharingTests {
         let terminal = alice.interactive(["send", dir.at("a.txt"), "--link", "--link-port", "0"])
         #expect(terminal.waitForOutput(containing: "Plain HTTP", timeout: .seconds(30)), "\(terminal.output)")
         #expect(terminal.output.contains("█"), "a QR code on the terminal: \(terminal.output)")
-        let started = ContinuousClock.now
+        // Served for 10 minutes otherwise: ending within the waits below is "at once".
         terminal.interrupt()
         #expect(
             terminal.waitForOutput(containing: "Stopped serving (interrupted): 0 of 1 file downloaded.", timeout: .seconds(10)),
             "\(terminal.output)")
         #expect(terminal.wait(timeout: .seconds(10)) == 130)
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aFileThatChangesWhileServedIsCutShortAndEndsItWithAnError() throws {
