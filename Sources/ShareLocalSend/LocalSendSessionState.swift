@@ -31,14 +31,19 @@ public struct LocalSendSessionState: Sendable {
         public var lastActivity: ContinuousClock.Instant
     }
 
-    /// How long a session may stand without a byte before another sender may prepare one.
-    public static let stallLimit: Duration = .seconds(60)
+    /// How long a session may stand without a byte before another sender may prepare one, by default.
+    public static let defaultStallLimit: Duration = .seconds(60)
+
+    /// How long a session may stand without a byte before it is released.
+    public let stallLimit: Duration
 
     /// The open session, if any.
     public private(set) var current: Session?
 
-    /// No session.
-    public init() {}
+    /// No session; one that stands still for `stallLimit` is released.
+    public init(stallLimit: Duration = LocalSendSessionState.defaultStallLimit) {
+        self.stallLimit = stallLimit
+    }
 
     /// Opens a session for `address` with `tokens` (file id to token) at `now`, unless another is
     /// open and still moving.
@@ -85,7 +90,7 @@ public struct LocalSendSessionState: Sendable {
     /// Releases a session silent for ``stallLimit``; returns it so that its partial files go.
     @discardableResult
     public mutating func releaseIfStalled(now: ContinuousClock.Instant) -> Session? {
-        guard let session = current, now - session.lastActivity >= Self.stallLimit else { return nil }
+        guard let session = current, now - session.lastActivity >= stallLimit else { return nil }
         current = nil
         return session
     }

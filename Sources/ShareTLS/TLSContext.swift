@@ -35,6 +35,9 @@ public final class TLSContext: @unchecked Sendable {
     /// The team CAs whose certificates make a peer CA-trusted (in the context's certificate store).
     let anchors: TrustAnchors
 
+    /// Whether the peer must present a certificate (every context but ``serverForAnyClient(identity:)``).
+    let requiresPeerCertificate: Bool
+
     /// Bytes read from the socket at once (with read-ahead), so a large transfer needs few `recv` calls.
     static let readBufferLength = 256 * 1024
 
@@ -92,6 +95,7 @@ public final class TLSContext: @unchecked Sendable {
         self.role = role
         self.identity = identity
         self.anchors = anchors
+        self.requiresPeerCertificate = asksClients
 
         guard control(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(version)) == 1,
             control(context, SSL_CTRL_SET_MAX_PROTO_VERSION, Int(version)) == 1

@@ -10,6 +10,9 @@ public protocol ByteStream: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError)
     /// Sets the read and write timeouts for what follows (nil: none).
     func setTimeouts(receive: Duration?, send: Duration?)
+    /// Waits until bytes (or the end of the stream) can be read, one of `wakes` is signalled, or
+    /// `timeout` passes (nil: no limit). Safe from another thread while nobody reads.
+    func waitReadable(orWake wakes: [WakeSignal], timeout: Duration?) -> TCPSocket.Readiness
     /// Wakes a read or write in progress on another thread (it then fails); ``close()`` after.
     func interrupt()
     /// Ends the connection.

@@ -49,6 +49,10 @@ public final class PlainStream: ByteStream {
         socket.setTimeouts(receive: receive, send: send)
     }
 
+    public func waitReadable(orWake wakes: [WakeSignal], timeout: Duration?) -> TCPSocket.Readiness {
+        socket.waitReadable(orWake: wakes, timeout: timeout)
+    }
+
     public func interrupt() { socket.shutdown() }
 
     public func close() { socket.close() }

@@ -83,6 +83,10 @@ public final class TLSStream: ByteStream {
     }
 
     /// Wakes a read or write in progress on another thread (it then fails); ``close()`` after.
+    public func waitReadable(orWake wakes: [WakeSignal], timeout: Duration?) -> TCPSocket.Readiness {
+        socket.waitReadable(orWake: wakes, timeout: timeout)
+    }
+
     public func interrupt() { socket.shutdown() }
 
     /// Ends the connection.

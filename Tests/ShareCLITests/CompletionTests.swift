@@ -108,7 +108,7 @@ import Glibc
         #expect(try bench.bash(["share", "receive", "--accept", ""]) == ["ask", "trusted", "everyone"])
         #expect(
             try bench.bash(["share", "config", "set", ""]) == [
-                "name", "dir", "port", "accept", "everyone-for", "execute-bit", "compression", "rate-limit",
+                "name", "dir", "port", "accept", "everyone-for", "execute-bit", "compression", "rate-limit", "localsend",
             ])
         #expect(try bench.bash(["share", "config", "set", "compression", ""]) == ["on", "off"])
         #expect(try bench.bash(["share", "completion", ""]) == ["bash", "zsh", "fish"])

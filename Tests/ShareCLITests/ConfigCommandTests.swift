@@ -31,6 +31,7 @@ import Testing
                 execute-bit   keep-in-bundles
                 compression   off
                 rate-limit    1.5 MB/s
+                localsend     off (default)
 
                 """)
         let json = try #require(

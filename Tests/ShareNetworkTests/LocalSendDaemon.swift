@@ -63,6 +63,19 @@ struct LocalSendDaemon {
         return output
     }
 
+    /// `localsendctl send FILES --to DEVICE [--pin PIN] --wait --quiet`: its exit status and what it printed.
+    func send(_ files: [String], to device: String, pin: String? = nil) throws -> (status: Int32, output: String) {
+        let installation = try #require(Self.installation)
+        let child = try Subprocess(
+            executable: "/usr/bin/python3",
+            arguments: ["-m", "localsendd.cli", "--socket", controlSocket, "send", "--to", device, "--wait", "--quiet"]
+                + (pin.map { ["--pin", $0] } ?? []) + files,
+            environment: ["PYTHONPATH": installation, "HOME": home], stdinPipe: false)
+        let output = child.readToEnd()
+        let status = child.reap(block: true)
+        return (status ?? -1, String(decoding: output, as: UTF8.self))
+    }
+
     /// Where it puts what it receives.
     var downloads: String { home + "/Downloads" }
 

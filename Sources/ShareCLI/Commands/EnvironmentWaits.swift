@@ -20,6 +20,9 @@ struct EnvironmentWaits {
     /// `SHARE_LOCALSEND_FORGET`: how long `share peers --watch` still lists a LocalSend device it no
     /// longer hears (75 s otherwise).
     let localSendForget: Duration
+    /// `SHARE_LOCALSEND_STALL`: how long `share receive --localsend` keeps an accepted LocalSend session
+    /// that sends nothing (60 s otherwise).
+    let localSendStall: Duration
 
     init(_ environment: [String: String]) {
         prompt = Self.seconds("SHARE_PROMPT_TIMEOUT", in: environment) ?? .seconds(300)
@@ -28,6 +31,7 @@ struct EnvironmentWaits {
         localSendDiscovery = Self.seconds("SHARE_LOCALSEND_WAIT", in: environment, allowingZero: true) ?? .seconds(1)
         localSendLookup = Self.seconds("SHARE_LOCALSEND_WAIT", in: environment, allowingZero: true) ?? .seconds(2)
         localSendForget = Self.seconds("SHARE_LOCALSEND_FORGET", in: environment) ?? .seconds(75)
+        localSendStall = Self.seconds("SHARE_LOCALSEND_STALL", in: environment) ?? LocalSendReceiveOptions().stallLimit
     }
 
     /// The kept transfers of `inbox`, kept for ``partialKeep``.

@@ -50,6 +50,13 @@ struct ReceiveCommand: ShareCommand {
             .flag("once", help: "Exit after one transfer (0 if it was received, 1 otherwise)."),
             .flag("json", help: "Print one JSON object per line for each event."),
             .flag(
+                "localsend",
+                help: "Also answer LocalSend senders (phones, other computers; HTTPS on port 53317). They cannot prove who "
+                    + "they are: each offer says so, and --accept trusted refuses them."),
+            .value("localsend-port", "port", help: "The port for LocalSend senders (default 53317; 0 picks a free one)."),
+            .value("localsend-pin", "pin", help: "The PIN LocalSend senders must give (3 wrong ones lock an address out for a minute)."),
+            .value("localsend-pin-file", "file", help: "Read the LocalSend PIN from the first line of this file (kept out of ps)."),
+            .flag(
                 "service",
                 help: "Run as a service (the systemd user unit share-receive.service): readiness to systemd, one log "
                     + "line per event, settings reloaded on SIGHUP, exit 0 on SIGTERM."),
@@ -62,9 +69,16 @@ struct ReceiveCommand: ShareCommand {
     let service: Bool
     let wideArea: WideAreaReceive.Options
     let rateLimit: UInt64?
+    /// `--localsend` (nil when not given: the setting decides).
+    let localSend: Bool?
+    let localSendPort: UInt16?
+    let localSendPin: String?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         rateLimit = try LimitRate.parse(parsed)
+        localSendPort = try parsed.integer("localsend-port", in: 0...65535).map { UInt16($0) }
+        localSendPin = try PinOption.parse(parsed, "localsend-pin")
+        localSend = parsed.flag("localsend") || localSendPort != nil || localSendPin != nil ? true : nil
         options = try ReceiveSettings.Options(parsed)
         once = parsed.flag("once")
         json = parsed.flag("json")
@@ -147,6 +161,22 @@ struct ReceiveCommand: ShareCommand {
         } catch {
             throw CLIError("\(error)")
         }
+        let localSendReceiver: LocalSendReceiver?
+        if localSend ?? node.settings.localsend ?? false {
+            var options = LocalSendReceiveOptions()
+            options.port = localSendPort ?? options.port
+            options.pin = localSendPin
+            options.stallLimit = EnvironmentWaits(console.environment).localSendStall
+            do {
+                let identity = try LocalSendIdentity.loadOrCreate(configDirectory: context.paths.configDirectory)
+                localSendReceiver = try LocalSendReceiver(
+                    configuration: receiver.configuration, options: options, identity: identity, events: events)
+            } catch {
+                throw CLIError("\(error)")
+            }
+        } else {
+            localSendReceiver = nil
+        }
         state.receiver.withLock { $0 = receiver }
         // Before anything is printed: a script that saw the first line may signal at once.
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM] + (service?.signals ?? [])) { signal in
@@ -166,6 +196,15 @@ struct ReceiveCommand: ShareCommand {
                     ("event", .string("listening")), ("name", .string(name)), ("port", .int(Int64(receiver.port))),
                     ("fingerprint", .string(fingerprint.hex)), ("directory", .string(destination)),
                     ("accept", .string(policy.rawValue)), ("addresses", .array(addresses.map(JSON.string))),
+                    (
+                        "localsend",
+                        localSendReceiver.map {
+                            JSON.object([
+                                ("port", .int(Int64($0.port))), ("fingerprint", .string($0.fingerprint)),
+                                ("pin", .bool($0.options.pin != nil)),
+                            ])
+                        } ?? .null
+                    ),
                 ]).text())
         } else if service != nil {
             console.line(
@@ -177,6 +216,12 @@ struct ReceiveCommand: ShareCommand {
             console.line(
                 "Saving to \(DisplayPath.abbreviate(destination, home: context.paths.home)); accepting: \(Self.describe(policy, for: everyoneFor)). "
                     + "Press Ctrl-C to stop.")
+        }
+        if let localSendReceiver, !json {
+            console.line(
+                "Also answering LocalSend senders (phones, other computers) on port \(localSendReceiver.port) (LocalSend fingerprint "
+                    + "\(localSendReceiver.fingerprint.prefix(16))…\(localSendReceiver.options.pin != nil ? ", PIN required" : "")); "
+                    + "they cannot prove who they are\(policy == .trusted ? ", so --accept trusted refuses them" : ": each offer says so").")
         }
         service?.listening(name: name, port: receiver.port, policy: Self.describe(policy, for: everyoneFor))
         if policy == .ask || everyoneFor != nil, !prompter.canAsk, notifications?.canAsk != true {
@@ -211,7 +256,10 @@ struct ReceiveCommand: ShareCommand {
             guard let wideAreaPublisher else { return }
             for await event in wideAreaPublisher.events { state.wideArea(event) }
         }
+        let answeringLocalSend = Task { [localSendReceiver] in await localSendReceiver?.runAsync() }
         await receiver.runAsync()
+        localSendReceiver?.stop()
+        await answeringLocalSend.value
         receiver.waitForTransfers()
         advertiser?.close()
         await wideAreaPublisher?.stop()

@@ -135,15 +135,7 @@ struct SendCommand: ShareCommand {
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         rateLimit = try LimitRate.parse(parsed)
-        if let file = parsed.value("pin-file") {
-            if parsed.value("pin") != nil { throw parsed.usageError("--pin and --pin-file cannot be used together") }
-            guard let data = FileManager.default.contents(atPath: file), data.count <= 4096,
-                let line = String(data: data, encoding: .utf8)?.split(whereSeparator: \.isNewline).first, !line.isEmpty
-            else { throw parsed.usageError("The file '\(file)' for '--pin-file' cannot be read or holds no PIN") }
-            pin = String(line)
-        } else {
-            pin = parsed.value("pin")
-        }
+        pin = try PinOption.parse(parsed, "pin")
         paths = parsed.positionals
         json = parsed.flag("json")
         noCompress = parsed.flag("no-compress")

@@ -30,6 +30,13 @@ enum OfferSummary {
         return "\(claimed) (new: not verified)"
     }
 
+    /// How a LocalSend sender is named on screen: `LocalSend device "Ana's phone" (iPhone), not verified`.
+    static func localSendWho(_ device: LocalSendOrigin) -> String {
+        let model = [device.deviceModel, device.deviceType].compactMap { $0 }.filter { !$0.isEmpty }.map(TerminalText.safe)
+        let detail = model.isEmpty ? "" : " (\(model.joined(separator: ", ")))"
+        return "LocalSend device \"\(TerminalText.safe(device.alias))\"\(detail), not verified"
+    }
+
     /// An offer: what the user sees before deciding, and the question.
     static func describe(
         _ offer: IncomingOffer, home: String, executableBits: ExecutableBits = .removed
@@ -43,6 +50,12 @@ enum OfferSummary {
             "\(who) at \(offer.peerAddress) offers \(items), \(ByteCount.format(manifest.totalBytes)):",
             "  fingerprint \(fingerprint(offer.peerFingerprint))",
         ]
+        if let device = offer.localSend {
+            lines = [
+                "\(localSendWho(device)) at \(offer.peerAddress) offers \(items), \(ByteCount.format(manifest.totalBytes)):",
+                "  LocalSend devices cannot prove who they are: anyone on this network can send under that name",
+            ]
+        }
         if offer.peerTrustedBy == nil, let problem = offer.peerCATrustProblem {
             lines.append("  not certified by a team CA: \(TerminalText.safe(problem))")
         }
@@ -68,7 +81,7 @@ enum OfferSummary {
             lines.append("Verification code:  \(offer.verificationCode)   (\(quoted) shows a code on its screen now)")
             return (lines, offer.isVerified ? "Do the codes match, and accept?" : "Do the codes match? Accept, and remember \(quoted) as verified?")
         }
-        if offer.isFirstContact {
+        if offer.isFirstContact && offer.localSend == nil {
             lines.append(
                 offer.senderAttended
                     ? "No code is compared: \(quoted) is verified on the sending side only."

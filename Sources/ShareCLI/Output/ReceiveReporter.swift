@@ -105,14 +105,16 @@ final class ReceiveReporter: Sendable {
                     : OfferSummary.who(
                         name: transfer.peerName, pinnedName: transfer.pinnedName, claimsNameOf: transfer.claimsNameOf,
                         trustedBy: nil)
+                let fromWhom = transfer.localSend.map { "\(OfferSummary.localSendWho($0)) at \(transfer.peerAddress)" }
+                    ?? "\(who) (\(OfferSummary.fingerprint(transfer.peerFingerprint))"
                 let certified = transfer.peerTrustedBy.map { ", certified by the team CA \"\(TerminalText.safe($0.displayName))\"" } ?? ""
                 let count = transfer.items.count == 1 ? "1 item" : "\(transfer.items.count) items"
                 let content = ContentCount(texts: transfer.items.filter(\.isNote).count, files: transfer.files.count)
                 let summary =
-                    "Received \(count) from \(who) (\(OfferSummary.fingerprint(transfer.peerFingerprint))\(certified)): "
+                    "Received \(count) from \(fromWhom)\(certified)\(transfer.localSend == nil ? ")" : ""): "
                     + "\(ByteCount.format(transfer.bytes)), \(content.text) in \(String(format: "%.1f", transfer.seconds)) s"
                     + (transfer.resumedBytes > 0 ? " (continued: \(ByteCount.format(transfer.resumedBytes)) were already here)" : "")
-                    + content.verified
+                    + (transfer.checkedAgainstSender ? content.verified : " (the sender gave no SHA-256 to check).")
                 let items = ReceivedReport.itemLines(transfer, home: home)
                 if oneLine {
                     console.line(summary + " " + items.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; "))
@@ -136,7 +138,8 @@ final class ReceiveReporter: Sendable {
                     ]).text())
             } else if decision.code != .nobodyToAsk {
                 let reason = decision.message.isEmpty ? "" : ": \(decision.message)"
-                console.err("Declined the offer from \"\(TerminalText.safe(offer.peerName))\"\(reason).\n")
+                let who = offer.localSend.map(OfferSummary.localSendWho) ?? "\"\(TerminalText.safe(offer.peerName))\""
+                console.err("Declined the offer from \(who)\(reason).\n")
             }
         case .failed(let name, let fingerprint, let address, let failure, let keptBytes):
             exitCode.withLock { $0 = ExitCode.failure }

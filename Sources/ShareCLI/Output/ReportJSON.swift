@@ -34,9 +34,29 @@ enum ReportJSON {
             claimsNameOf: claimsNameOf)
     }
 
+    /// A LocalSend sender: nothing proves a key, so `fingerprint` is null and `verified` false; the LocalSend
+    /// fingerprint it claims is beside them.
+    static func peer(localSend device: LocalSendOrigin, address: String) -> JSON {
+        .object([
+            ("protocol", .string("localsend")),
+            ("name", .string(device.alias)),
+            ("fingerprint", .null),
+            ("fingerprintPrefix", .null),
+            ("address", .string(address)),
+            ("trust", .null),
+            ("verified", .bool(false)),
+            ("verifiedAs", .null),
+            ("claimsNameOf", .null),
+            ("localsendFingerprint", .string(device.claimedFingerprint)),
+            ("deviceModel", device.deviceModel.map(JSON.string) ?? .null),
+            ("deviceType", device.deviceType.map(JSON.string) ?? .null),
+        ])
+    }
+
     /// The peer of an offer.
     static func peer(_ offer: IncomingOffer) -> JSON {
-        peer(
+        if let device = offer.localSend { return peer(localSend: device, address: offer.peerAddress) }
+        return peer(
             name: offer.peerName, fingerprint: offer.peerFingerprint, address: offer.peerAddress, trustedBy: offer.peerTrustedBy,
             pinnedName: offer.pinnedName, claimsNameOf: offer.claimsNameOf)
     }
@@ -145,9 +165,10 @@ enum ReportJSON {
             ("event", .string("received")),
             (
                 "peer",
-                peer(
-                    name: transfer.peerName, fingerprint: transfer.peerFingerprint, address: transfer.peerAddress,
-                    trustedBy: transfer.peerTrustedBy, pinnedName: transfer.pinnedName, claimsNameOf: transfer.claimsNameOf)
+                transfer.localSend.map { peer(localSend: $0, address: transfer.peerAddress) }
+                    ?? peer(
+                        name: transfer.peerName, fingerprint: transfer.peerFingerprint, address: transfer.peerAddress,
+                        trustedBy: transfer.peerTrustedBy, pinnedName: transfer.pinnedName, claimsNameOf: transfer.claimsNameOf)
             ),
             ("verifiedNow", .bool(transfer.verifiedNow)),
             ("items", .array(transfer.items.map(ReceivedReport.itemJSON))),

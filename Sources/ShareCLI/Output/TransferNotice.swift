@@ -43,7 +43,9 @@ enum TransferNotice {
     {
         switch outcome {
         case .received(let transfer):
-            let who = "\"\(DisplayText.escape(transfer.peerName))\""
+            let who =
+                transfer.localSend == nil
+                ? "\"\(DisplayText.escape(transfer.peerName))\"" : "LocalSend device \"\(DisplayText.escape(transfer.peerName))\" (not verified)"
             let count =
                 transfer.items.count == 1 ? DisplayText.escape(transfer.items[0].name) : "\(transfer.items.count) items"
             let lines = transfer.items.prefix(5).map { item in
@@ -61,7 +63,7 @@ enum TransferNotice {
             let folder = transfer.items.lazy.compactMap(\.path).first.map { ($0 as NSString).deletingLastPathComponent }
             var notification = DesktopNotification(
                 summary: "Received \(count) from \(who)",
-                body: (lines + more + ["\(ByteCount.format(transfer.bytes)), SHA-256 verified"]).joined(
+                body: (lines + more + ["\(ByteCount.format(transfer.bytes))" + (transfer.checkedAgainstSender ? ", SHA-256 verified" : "")]).joined(
                     separator: "\n"),
                 actions: folder == nil ? [] : [DesktopNotification.Action(key: "open", label: "Open")])
             notification.category = "transfer.complete"

@@ -61,7 +61,7 @@ enum CompletionScript {
     /// What `config set KEY` takes, by key.
     static var settingValues: [(key: String, kind: Kind)] {
         [
-            ("accept", .words(ReceivePolicy.allCases.map(\.rawValue))), ("compression", .words(["on", "off"])),
+            ("accept", .words(ReceivePolicy.allCases.map(\.rawValue))), ("compression", .words(["on", "off"])), ("localsend", .words(["on", "off"])),
             ("execute-bit", .words(ExecutableBits.allCases.map(SettingKey.executeBitWord))), ("dir", .folders),
             ("everyone-for", .words(["none", "10m", "1h"])), ("rate-limit", .words(["none"])),
         ]

@@ -37,6 +37,8 @@ public struct NodeSettings: Sendable, Equatable {
     /// Whether transfers may be compressed (docs/PROTOCOL.md §8): `share send` compresses unless it
     /// is off or `--no-compress` is given, and `share receive` offers to decode zstd unless it is off.
     public var compression: Bool?
+    /// Whether `share receive` also answers LocalSend senders (`--localsend`; default off).
+    public var localsend: Bool?
     /// The most bytes per second a transfer may use, 0 for no limit (`--limit-rate` overrides it).
     public var rateLimit: UInt64?
     /// Wide-area DNS-SD: where `share receive` publishes beyond the local network, and where

@@ -12,6 +12,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case executeBit = "execute-bit"
     case compression
     case rateLimit = "rate-limit"
+    case localsend
 
     /// One line for `share config list` and the documentation.
     public var summary: String {
@@ -24,6 +25,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .executeBit: "strip: nothing received is executable; keep-in-bundles: see below."
         case .compression: "Whether transfers may be compressed (zstd where it pays): on or off."
         case .rateLimit: "Most bytes a second per transfer, e.g. 10M, 500k; none: no limit."
+        case .localsend: "Whether 'share receive' also answers LocalSend senders (phones): on or off."
         }
     }
 
@@ -36,7 +38,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .accept: "ask, trusted or everyone"
         case .everyoneFor: "a duration such as 90s, 10m or 2h (at most a week), or none"
         case .executeBit: "strip or keep-in-bundles"
-        case .compression: "on or off"
+        case .compression, .localsend: "on or off"
         case .rateLimit:
             "a rate of at least \(ByteRate.format(ByteRate.minimum)) such as 500k, 10M or 1.5 MB/s, or none"
         }
@@ -46,7 +48,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     /// a setting chosen now takes effect once the code uses it.
     public var isApplied: Bool {
         switch self {
-        case .name, .dir, .port, .accept, .everyoneFor, .executeBit, .rateLimit, .compression: true
+        case .name, .dir, .port, .accept, .everyoneFor, .executeBit, .rateLimit, .compression, .localsend: true
         }
     }
 
@@ -61,6 +63,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .executeBit: settings.executeBit.map(Self.executeBitWord)
         case .compression: settings.compression.map { $0 ? "on" : "off" }
         case .rateLimit: settings.rateLimit.map(ByteRate.format)
+        case .localsend: settings.localsend.map { $0 ? "on" : "off" }
         }
     }
 
@@ -75,6 +78,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .executeBit: Self.executeBitWord(.removed)
         case .compression: "on"
         case .rateLimit: "none"
+        case .localsend: "off"
         }
     }
 
@@ -116,12 +120,14 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 throw invalid(text)
             }
             settings.executeBit = bits
-        case .compression:
+        case .compression, .localsend:
+            let flag: Bool
             switch word.lowercased() {
-            case "on", "yes", "true", "1": settings.compression = true
-            case "off", "no", "false", "0": settings.compression = false
+            case "on", "yes", "true", "1": flag = true
+            case "off", "no", "false", "0": flag = false
             default: throw invalid(text)
             }
+            if self == .compression { settings.compression = flag } else { settings.localsend = flag }
         case .rateLimit:
             guard let rate = ByteRate.parse(word), rate == 0 || rate >= ByteRate.minimum else { throw invalid(text) }
             settings.rateLimit = rate
@@ -139,6 +145,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .executeBit: settings.executeBit = nil
         case .compression: settings.compression = nil
         case .rateLimit: settings.rateLimit = nil
+        case .localsend: settings.localsend = nil
         }
     }
 
@@ -148,6 +155,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
         case .port: settings.port.map { Int($0) }
         case .everyoneFor: settings.everyoneFor.map { Int($0.components.seconds) }
         case .compression: settings.compression
+        case .localsend: settings.localsend
         case .rateLimit: settings.rateLimit.map { Int(clamping: $0) }
         default: text(in: settings)
         }
@@ -161,11 +169,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
                 throw SettingError("expected a number, found \(NodeSettings.jsonText(value))")
             }
             try set(String(number), in: &settings, workingDirectory: "/", home: "/")
-        case .compression:
+        case .compression, .localsend:
             guard let flag = value as? Bool, Self.isBoolean(value) else {
                 throw SettingError("expected true or false, found \(NodeSettings.jsonText(value))")
             }
-            settings.compression = flag
+            if self == .compression { settings.compression = flag } else { settings.localsend = flag }
         default:
             guard let text = value as? String else {
                 throw SettingError("expected a string, found \(NodeSettings.jsonText(value))")

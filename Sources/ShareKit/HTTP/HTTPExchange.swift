@@ -9,7 +9,7 @@ final class HTTPExchange {
     /// The request: method, target and headers (its body is read with ``readBody(limit:)`` or
     /// ``streamBody(_:)``).
     let request: HTTPMessage
-    /// The peer's address, without its port (IPv4-mapped addresses as IPv4).
+    /// The peer's address, without its port.
     let peerAddress: String
     /// The target's path, without the query.
     let path: String
@@ -31,7 +31,7 @@ final class HTTPExchange {
         self.early = early
         self.bodyDone = complete
         request = parser.headers
-        peerAddress = Self.address(of: stream.endpoint)
+        peerAddress = ReceiveGate.host(of: stream.endpoint)
         let components = URLComponents(string: request.target)
         path = components?.percentEncodedPath.removingPercentEncoding ?? request.target
         var query: [String: String] = [:]
@@ -69,6 +69,13 @@ final class HTTPExchange {
             }
         }
         return nil
+    }
+
+    /// Waits, on another thread, until the peer hangs up (after its request it sends nothing more
+    /// until it closes) or `done` is signalled; whether it hung up.
+    func peerHangsUp(before done: WakeSignal) -> Bool {
+        guard bodyDone || bodyLength == 0 else { return false }
+        return stream.waitReadable(orWake: [done], timeout: nil) == .readable
     }
 
     /// The value of query parameter `name` (percent-decoded), if the target has it.
@@ -139,6 +146,23 @@ final class HTTPExchange {
         return parser.headers.bodyBytesSeen
     }
 
+    /// After an answer given before the body was read (a refusal), reads and drops what the peer still
+    /// sends, up to `limit` bytes or for `duration`: closing at once would reset the connection while
+    /// the peer is still sending, and the peer would lose the answer that says why.
+    func discardUnreadBody(upTo limit: Int = 16 << 20, within duration: Duration = .seconds(2)) {
+        guard answered, !bodyDone, request.contentLength ?? 0 > 0 else { return }
+        let deadline = ContinuousClock.now + duration
+        var dropped = 0
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while dropped < limit {
+            let left = deadline - .now
+            guard left > .zero else { return }
+            stream.setTimeouts(receive: left, send: left)
+            guard let count = try? buffer.withUnsafeMutableBytes({ try stream.read(into: $0) }), count > 0 else { return }
+            dropped += count
+        }
+    }
+
     /// Answers with `status`, `headers` and `body`, and closes the connection after it.
     func respond(_ status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
         guard !answered else { return }
@@ -201,17 +225,5 @@ final class HTTPExchange {
         case 507: "Insufficient Storage"
         default: status < 500 ? "Client Error" : "Server Error"
         }
-    }
-
-    /// The address part of `address:port` (`[v6]:port`), with an IPv4-mapped IPv6 address as IPv4.
-    static func address(of endpoint: String) -> String {
-        var host = endpoint
-        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
-            host = String(host[host.index(after: host.startIndex)..<end])
-        } else if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
-            host = String(host[..<colon])
-        }
-        if host.lowercased().hasPrefix("::ffff:"), host.contains(".") { host = String(host.dropFirst(7)) }
-        return host
     }
 }

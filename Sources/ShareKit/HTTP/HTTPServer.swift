@@ -76,12 +76,18 @@ final class HTTPServer: Sendable {
         guard let exchange = HTTPExchange.read(from: stream, deadline: deadline) else { return }
         handler(exchange)
         if !exchange.answered { exchange.respond(500, text: "the server did not answer this request") }
+        exchange.discardUnreadBody()
     }
 
-    /// Stops accepting and interrupts every connection in progress.
-    func stop() {
+    /// Stops accepting; connections still in progress get `grace` to answer (a refusal being sent, the
+    /// end of an answer), then are interrupted. Returns at once.
+    func stop(grace: Duration = .seconds(1)) {
         listener.stop()
-        for box in open.withLock({ Array($0.streams.values) }) { box.stream.interrupt() }
+        BlockingWork.start("share.http-stop") { [self] in
+            let seconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
+            if finishedAll.wait(timeout: .now() + seconds) == .success { return }
+            for box in open.withLock({ Array($0.streams.values) }) { box.stream.interrupt() }
+        }
     }
 
     /// Waits until every connection's thread has ended (after ``stop()``).

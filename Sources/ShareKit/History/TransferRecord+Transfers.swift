@@ -13,14 +13,17 @@ extension TransferRecord {
         case .received(let transfer):
             self.init(
                 direction: .received,
-                peer: Self.peer(transfer.peerName, transfer.peerFingerprint, transfer.peerAddress, trust),
+                peer: transfer.localSend.map { Self.peer($0, transfer.peerAddress) }
+                    ?? Self.peer(transfer.peerName, transfer.peerFingerprint, transfer.peerAddress, trust),
                 outcome: .completed, reason: nil, items: transfer.items.map(Self.item), files: transfer.files.count,
                 bytes: transfer.bytes)
         case .declined(let offer, let decision):
             guard decision.code != .busy else { return nil }
             let reason = decision.message.isEmpty ? decision.code.description : decision.message
             self.init(
-                direction: .received, peer: Self.peer(offer.peerName, offer.peerFingerprint, offer.peerAddress, trust),
+                direction: .received,
+                peer: offer.localSend.map { Self.peer($0, offer.peerAddress) }
+                    ?? Self.peer(offer.peerName, offer.peerFingerprint, offer.peerAddress, trust),
                 outcome: .declined, reason: reason, items: Self.items(offer.manifest, reason: nil),
                 files: offer.manifest.fileCount, bytes: offer.manifest.totalBytes)
         case .failed(let name, let fingerprint, let address, let failure, _):
@@ -74,6 +77,11 @@ extension TransferRecord {
         self.init(
             direction: .sent, peer: peer, outcome: outcome, reason: error.description,
             items: Self.items(manifest, reason: nil), files: manifest.fileCount, bytes: manifest.totalBytes)
+    }
+
+    /// A LocalSend sender: no key, never verified; the LocalSend fingerprint it claims.
+    private static func peer(_ device: LocalSendOrigin, _ address: String) -> Peer {
+        Peer(name: device.alias, pinnedName: nil, fingerprint: nil, address: address, localSendFingerprint: device.claimedFingerprint)
     }
 
     private static func peer(

@@ -26,7 +26,7 @@ final class FileWriter: Sendable {
         case open(fileIndex: Int, offset: UInt64, hashed: Bool)
         case write([UInt8])
         /// `digest`: the SHA-256 the network thread computed over the bytes it handed over, if it did.
-        case close(fileIndex: Int, expected: [UInt8], digest: [UInt8]?)
+        case close(fileIndex: Int, expected: [UInt8]?, digest: [UInt8]?)
         case finish
     }
 
@@ -117,7 +117,9 @@ final class FileWriter: Sendable {
         }
     }
 
-    func close(fileIndex: Int, expected: [UInt8]) {
+    /// Ends file `fileIndex`; its SHA-256 must be `expected` (nil: whatever it is, as from a LocalSend
+    /// sender that gave none; it is still computed and reported by ``finish()``).
+    func close(fileIndex: Int, expected: [UInt8]?) {
         add(cost: 0) { pending in
             guard let hashing = pending.hashing, hashing.fileIndex == fileIndex else {
                 return .close(fileIndex: fileIndex, expected: expected, digest: nil)
@@ -254,7 +256,7 @@ final class FileWriter: Sendable {
                     fail(.hashMismatch(path: current.path))
                     return
                 }
-                if digest != expected {
+                if let expected, digest != expected {
                     fail(.hashMismatch(path: current.path))
                     return
                 }

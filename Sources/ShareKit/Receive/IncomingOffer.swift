@@ -31,6 +31,11 @@ public struct IncomingOffer: Sendable {
     /// expired), for messages.
     public var peerCATrustProblem: String? = nil
 
+    /// The LocalSend device the offer came from, when it came over LocalSend rather than share's own
+    /// protocol: ``peerFingerprint`` is then not a key anybody proved (it stands for the fingerprint
+    /// the device claims), the sender is never verified, and no code is compared.
+    public var localSend: LocalSendOrigin? = nil
+
     /// Whether the sender's name mixes scripts (Latin with Cyrillic, say), as look-alike names do.
     public var nameMixesScripts: Bool { NameLookalikes.mixesScripts(peerName) }
 

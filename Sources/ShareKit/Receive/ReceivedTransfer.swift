@@ -47,6 +47,11 @@ public struct ReceivedTransfer: Sendable {
     public var verifiedNow = false
     /// A verified peer whose name this (unverified) sender claims.
     public var claimsNameOf: TrustStore.Peer? = nil
+    /// The LocalSend device it came from, when it came over LocalSend (see ``IncomingOffer/localSend``).
+    public var localSend: LocalSendOrigin? = nil
+    /// Whether every file was checked against a SHA-256 its sender gave (always for share's own
+    /// senders; a LocalSend sender may give none, and its files are then only hashed here).
+    public var checkedAgainstSender = true
     /// Bytes this receiver already held from an earlier connection of the same transfer (continued).
     public var resumedBytes: UInt64 = 0
 }

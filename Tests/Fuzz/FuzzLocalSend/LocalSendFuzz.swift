@@ -13,7 +13,8 @@ public func fuzzLocalSend(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 /// Fuzzes the LocalSend parsers (docs/PROTOCOL.md §15). A refused message must say why in text that
 /// is safe to print. An accepted device description keeps its bounds and reads back from its own
 /// JSON as the same device; an accepted `prepare-upload` names only paths share's rules accept, each
-/// once, within the counts and sizes of ``LocalSendLimits``.
+/// once, within the counts and sizes of ``LocalSendLimits``, and becomes share's own offer with every
+/// file once, at its own name and size (or is refused with a reason).
 enum LocalSendFuzz {
     static func run(_ input: UnsafeBufferPointer<UInt8>) {
         do {
@@ -41,6 +42,20 @@ enum LocalSendFuzz {
                 total += file.size
             }
             Invariant.require(total == request.totalBytes && total <= limits.totalBytes, "the total is wrong or over the limit")
+            // As share's own offer: every file once, at its id, with its size; folders only from the names.
+            do {
+                let offer = try LocalSendOffer(request, modificationSeconds: 0)
+                Invariant.require(offer.fileIDs.count == request.files.count, "a file lost or added in the offer")
+                Invariant.require(offer.manifest.totalBytes == request.totalBytes, "the offer's total differs")
+                for (index, id) in offer.fileIDs.enumerated() {
+                    let entry = offer.manifest.entries[offer.manifest.fileEntryIndices[index]]
+                    let file = request.files.first { $0.id == id }
+                    Invariant.require(file?.fileName == entry.path && file?.size == entry.size, "a file at the wrong place")
+                    Invariant.require(offer.fileIndices[id] == index, "an id mapped to another file")
+                }
+            } catch {
+                Invariant.requirePrintable(error.description, "the refusal of an offer")
+            }
         } catch {
             Invariant.requirePrintable(error.description, "the refusal of a prepare-upload")
         }

@@ -1,0 +1,5 @@
+/// Why `share receive --localsend` cannot answer LocalSend senders.
+public struct LocalSendReceiveError: Error, Sendable, CustomStringConvertible {
+    /// What happened, and what to do.
+    public var description: String
+}
