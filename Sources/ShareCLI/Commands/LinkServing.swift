@@ -72,7 +72,8 @@ struct LinkServing {
             return
         }
         if link.port != link.requestedPort && link.requestedPort != 0 {
-            console.line("Port \(link.requestedPort) is taken (by a LocalSend app?); serving on port \(link.port) instead.")
+            let who = link.requestedPort == LocalSendLink.defaultPort ? " (by a LocalSend app, or share receive --localsend?)" : ""
+            console.line("Port \(link.requestedPort) is taken\(who); serving on port \(link.port) instead.")
         }
         for name in link.leftOut {
             console.warning("'\(TerminalText.safe(name))' is left out: a link carries files only, not links or empty folders")
