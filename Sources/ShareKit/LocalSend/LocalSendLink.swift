@@ -231,7 +231,8 @@ public final class LocalSendLink: Sendable {
         switch SourceFile.open(prepared, index: index, midway: true) {
         case .success(let file): opened = file
         case .failure(let failure):
-            exchange.respond(500, text: failure.message)
+            // The browser learns nothing of this machine's paths; the user here gets the reason.
+            exchange.respond(500, text: "the file cannot be served as it was offered")
             return .changed(failure.message.contains("changed") ? changed : failure.message)
         }
         var problem: String?
