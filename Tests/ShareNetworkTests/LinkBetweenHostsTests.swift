@@ -24,6 +24,13 @@ struct LinkBetweenHostsTests {
         let url = try #require(jsonObject(line)?["url"] as? String)
         #expect(url.hasPrefix("http://\(try lan.ipv4("desk")):53317/?session="), "the LAN address, on LocalSend's port: \(url)")
 
+        // A second link on the same host finds LocalSend's port taken, takes another and says so.
+        let second = try await lan.runShare(on: "desk", as: user, ["send", dir.at("photo.jpg"), "--link", "--link-timeout", "1s"])
+        #expect(second.status == 1)
+        #expect(
+            second.stdout.contains("Port 53317 is taken (by a LocalSend app, or share receive --localsend?); serving on port "),
+            "\(second.stdout)")
+
         let browser = HeadlessChromium(
             "phone", in: dir, launcher: [SimulatedLAN.script, "run", "phone"],
             environment: SimulatedLAN.environment(prefix: Self.prefix))
