@@ -5,11 +5,12 @@ SHELL := /bin/bash
 # Debian packages needed to build, test, demo and benchmark.
 # libldns-dev: wide-area DNS-SD updates (RFC 2136 + TSIG); bind9 (named, tsig-keygen) and bind9-dnsutils
 # (nsupdate): the DNS server of the routed-subnet tests and the bench. iproute2: ip (the simulated hosts) and
-# tc (their link rates in the fault lab). libzstd-dev: zstd-compressed DATA.
+# tc (their link rates in the fault lab). libzstd-dev: zstd-compressed DATA. libqrencode-dev: the QR code of
+# `share send --link`; chromium and curl: the browser and the client that download through that link in its tests.
 PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi-utils dbus iproute2 \
             shared-mime-info libarchive-dev zlib1g-dev libicu-dev time socat procps util-linux \
             libldns-dev bind9 bind9-dnsutils libzstd-dev \
-            libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base \
+            libsystemd-dev systemd libdbus-1-dev dbus-bin dunst xvfb libnotify-bin man-db groff-base libqrencode-dev chromium curl \
             bash-completion zsh fish desktop-file-utils python3-jsonschema python3-pip libhttp-parser-dev
 
 # Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.

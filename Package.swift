@@ -6,7 +6,8 @@
 // its files import besides the toolchain's modules: `make test` checks it (Tests/Layers/check-imports.py).
 //
 //   share (executable)  ->  ShareCLI  ->  ShareKit; vocabulary: TypeRegistry, ShareDocuments, ShareTLS (value
-//                           types ShareKit's API hands out); presentation/services: ShareSystemd, ShareNotifications.
+//                           types ShareKit's API hands out); presentation/services: ShareSystemd, ShareNotifications,
+//                           ShareQRCode.
 //                           Discovery, DNS, connections and the protocol are ShareKit's: the CLI parses, asks
 //                           ShareKit and renders.
 //   ShareKit            ->  ShareTransport, ShareDiscovery, ShareDNS, ShareDNSUpdate, ShareTLS, ShareWire,
@@ -19,7 +20,8 @@
 //   ShareTLS -> CShareOpenSSL, ShareSystem; ShareDiscovery -> CShareAvahi, ShareArchive -> CShareArchive (libarchive),
 //   ShareDNS -> CShareResolv (libresolv), ShareDNSUpdate -> CShareLDNS (libldns), ShareDNS,
 //   ShareKit, ShareArchive -> ShareSystem -> CShareLinux (system calls: one owner), ShareSystemd -> CShareSystemd (libsystemd),
-//   ShareNotifications -> CShareDBus (libdbus) (C: Debian's libraries and share's own shims)
+//   ShareNotifications -> CShareDBus (libdbus), ShareQRCode -> CShareQREncode (libqrencode)
+//   (C: Debian's libraries and share's own shims)
 //   every library wrapper -> CShareLibrary (the loader that opens its library on first use)
 
 import PackageDescription
@@ -61,6 +63,7 @@ let package = Package(
         .systemLibrary(name: "CShareDBus"),  // libdbus-1-dev
         .systemLibrary(name: "CShareSystemd"),  // libsystemd-dev: sd_notify
         .systemLibrary(name: "CShareHTTPParser"),  // libhttp-parser-dev: HTTP/1.1 for LocalSend
+        .systemLibrary(name: "CShareQREncode"),  // libqrencode-dev: the QR code of `share send --link`
         // Zstandard: per-chunk compression of DATA frames (docs/PROTOCOL.md §8). Linked (small, and every
         // transfer uses it).
         .systemLibrary(
@@ -101,6 +104,7 @@ let package = Package(
         .target(name: "ShareCompression", dependencies: ["CShareZstd"]),
         .target(name: "ShareSystemd", dependencies: ["CShareSystemd", "CShareLibrary"]),
         .target(name: "ShareHTTP", dependencies: ["CShareHTTPParser", "CShareLibrary"]),
+        .target(name: "ShareQRCode", dependencies: ["CShareQREncode", "CShareLibrary"]),
         .target(name: "ShareNotifications", dependencies: ["CShareDBus", "CShareLibrary"], swiftSettings: dbusHeaders),
 
         // Use cases and the command line.
@@ -116,6 +120,7 @@ let package = Package(
             name: "ShareCLI",
             dependencies: [
                 "ShareKit", "TypeRegistry", "ShareDocuments", "ShareTLS", "ShareSystemd", "ShareNotifications",
+                "ShareQRCode",
             ],
             swiftSettings: dbusHeaders
         ),
@@ -134,7 +139,7 @@ let package = Package(
             name: "ShareImportProbe",
             dependencies: [
                 "CShareArchive", "CShareAvahi", "CShareDBus", "CShareICU", "CShareLDNS", "CShareLibrary", "CShareLinux",
-                "CShareOpenSSL", "CShareResolv", "CShareSystemd", "CShareZstd",
+                "CShareOpenSSL", "CShareQREncode", "CShareResolv", "CShareSystemd", "CShareZstd",
             ],
             path: "Tests/ImportProbe", swiftSettings: dbusHeaders),
         .target(
@@ -145,6 +150,7 @@ let package = Package(
         .testTarget(name: "ShareWireTests", dependencies: ["ShareWire", "ShareDocuments"]),
         .testTarget(name: "ShareLocalSendTests", dependencies: ["ShareLocalSend", "ShareDocuments"]),
         .testTarget(name: "ShareHTTPTests", dependencies: ["ShareHTTP"]),
+        .testTarget(name: "ShareQRCodeTests", dependencies: ["ShareQRCode"]),
         .testTarget(name: "TypeRegistryTests", dependencies: ["TypeRegistry"]),
         .testTarget(name: "ShareArchiveTests", dependencies: ["ShareArchive", "ShareTestSupport"]),
         .testTarget(name: "ShareUnicodeTests", dependencies: ["ShareUnicode"]),

@@ -7,6 +7,7 @@ internal import CShareDBus
 internal import CShareICU
 internal import CShareLDNS
 internal import CShareOpenSSL
+internal import CShareQREncode
 internal import CShareSystemd
 internal import CShareZstd
 
@@ -14,6 +15,6 @@ internal import CShareZstd
 func everyLibraryWrapper() -> [Any] {
     [
         CShareArchive_IFREG(), CShareAvahi_open, CShareDBus_TYPE_STRING(), CShareICU_success, CShareLDNS_open,
-        CShareOpenSSL_SSL_OP_NO_TICKET(), CShareSystemd_open, CShareZstd_magicNumber,
+        CShareOpenSSL_SSL_OP_NO_TICKET(), CShareQREncode_open, CShareSystemd_open, CShareZstd_magicNumber,
     ]
 }

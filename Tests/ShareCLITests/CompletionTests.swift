@@ -96,7 +96,7 @@ import Glibc
         #expect(try bench.bash(["share", ""]) == Self.commands, "the hidden command is not offered")
         #expect(try bench.bash(["share", "tr"]) == ["trust"])
         #expect(try bench.bash(["share", "trust", "ca", ""]) == ["add", "list", "remove"])
-        #expect(try bench.bash(["share", "send", "--"]) == ["--to", "--text", "--name", "--retry-for", "--no-retry", "--exclude", "--follow-links", "--limit-rate", "--no-compress", "--pin", "--pin-file", "--json", "--help"])
+        #expect(try bench.bash(["share", "send", "--"]) == ["--to", "--text", "--name", "--retry-for", "--no-retry", "--exclude", "--follow-links", "--limit-rate", "--no-compress", "--pin", "--pin-file", "--link", "--link-port", "--link-timeout", "--json", "--help"])
         #expect(try bench.bash(["share", "send", ""]) == ["Photos", "report.pdf"])
         #expect(
             try bench.bash(["share", "send", "report.pdf", "--to", ""]) == ["desk", "living\\ room"],
@@ -119,7 +119,7 @@ import Glibc
         let bench = Bench()
         #expect(try bench.zsh(["share", ""]) == Self.commands)
         #expect(try bench.zsh(["share", "trust", "ca", ""]) == ["add", "list", "remove"])
-        #expect(try bench.zsh(["share", "send", "-"]) == ["--to", "--text", "--name", "--retry-for", "--no-retry", "--exclude", "--follow-links", "--limit-rate", "--no-compress", "--pin", "--pin-file", "--json", "--help"])
+        #expect(try bench.zsh(["share", "send", "-"]) == ["--to", "--text", "--name", "--retry-for", "--no-retry", "--exclude", "--follow-links", "--limit-rate", "--no-compress", "--pin", "--pin-file", "--link", "--link-port", "--link-timeout", "--json", "--help"])
         #expect(try bench.zsh(["share", "send", ""]) == ["(files )"])
         #expect(try bench.zsh(["share", "send", "x", "--to", ""]) == ["desk", "living room"])
         #expect(try bench.zsh(["share", "send", "x", "--to=d"]) == ["desk", "living room"], "--to=NAME too")
@@ -131,7 +131,7 @@ import Glibc
         let bench = Bench()
         #expect(try bench.fish("share ").sorted() == Self.commands.sorted())
         #expect(try bench.fish("share trust ca ") == ["add", "list", "remove"])
-        #expect(try bench.fish("share send --").sorted() == ["--exclude", "--follow-links", "--help", "--json", "--limit-rate", "--name", "--no-compress", "--no-retry", "--pin", "--pin-file", "--retry-for", "--text", "--to"])
+        #expect(try bench.fish("share send --").sorted() == ["--exclude", "--follow-links", "--help", "--json", "--limit-rate", "--link", "--link-port", "--link-timeout", "--name", "--no-compress", "--no-retry", "--pin", "--pin-file", "--retry-for", "--text", "--to"])
         #expect(try bench.fish("share send ").sorted() == ["Photos/", "report.pdf"])
         #expect(try bench.fish("share send report.pdf --to ").sorted() == ["desk", "living room"])
         #expect(try bench.fish("share receive --accept ").sorted() == ["ask", "everyone", "trusted"])

@@ -97,7 +97,16 @@ announced (by address: the one seen there the first time), or nothing is sent;
 LocalSend cannot prove who a device is, so it is never verified. --pin gives the
 PIN it may ask for.
 
-USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
+--link sends to any browser instead, as LocalSend's reverse transfer: share
+serves the files over plain HTTP (browsers refuse self-signed certificates) at
+an address with a secret session, printed for each network address of this
+machine and, on a terminal, as a QR code to scan with a phone. The page lists
+the files with download links; --pin asks for a PIN first. share stops once
+every file was downloaded whole once (exit 0), after --link-timeout (10 minutes
+by default; exit 1 unless everything was downloaded), or at Ctrl-C. Anyone on
+the network who sees the address (and the PIN) can download.
+
+USAGE: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]
 
 ARGUMENTS:
   [<path> ...]            Files and folders to send; '-' for standard input
@@ -127,6 +136,14 @@ OPTIONS:
                           files.
   --pin-file <file>       Read the LocalSend PIN from the first line of this
                           file (kept out of ps).
+  --link                  Serve the files to any browser on the network instead
+                          (plain HTTP, an address with a secret session and a QR
+                          code) until each was downloaded once.
+  --link-port <port>      The port of --link (default 53317, LocalSend's;
+                          another when it is taken; 0: any free port).
+  --link-timeout <duration>
+                          Stop serving --link after this long (e.g. 90s, 30m;
+                          default 10m).
   --json                  Print the result as JSON, one object per peer and
                           line.
   -h, --help              Show help information.

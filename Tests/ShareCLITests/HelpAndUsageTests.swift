@@ -39,7 +39,7 @@ import Testing
                 ["send", "a.txt"],
                 """
                 Error: Missing expected option '--to <peer>' (there is no terminal to choose receivers on)
-                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -48,7 +48,7 @@ import Testing
                 ["send", "--to", "10.0.0.1:47321"],
                 """
                 Error: Missing expected argument '<path> ...' (or --text)
-                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -57,7 +57,7 @@ import Testing
                 ["send", "a.txt", "--to", "10.0.0.1:47321", "--retry-for", "soon"],
                 """
                 Error: The value 'soon' is invalid for '--retry-for'; expected e.g. 90s, 10m or 2h
-                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -66,7 +66,7 @@ import Testing
                 ["send", "a.txt", "--to", "10.0.0.1:47321", "--retry-for", "1m", "--no-retry"],
                 """
                 Error: --retry-for and --no-retry cannot be used together
-                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -75,7 +75,7 @@ import Testing
                 ["send", "a.txt", "--tou", "10.0.0.1:47321"],
                 """
                 Error: Unknown option '--tou'. Did you mean '--to'?
-                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]
                   See 'share send --help' for more information.
 
                 """
@@ -84,7 +84,7 @@ import Testing
                 ["send", "a.txt", "--to"],
                 """
                 Error: Missing value for '--to <peer>'
-                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]
+                Usage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]
                   See 'share send --help' for more information.
 
                 """

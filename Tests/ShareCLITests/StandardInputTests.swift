@@ -69,7 +69,7 @@ import Glibc
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
-                "Error: \(message)\nUsage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]\n"))
+                "Error: \(message)\nUsage: share send [<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] [--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--link [--link-port <port>] [--link-timeout <duration>]] [--json]\n"))
     }
 
     @Test(.enabled(if: SimulatedLAN.isRequired || getuid() == 0))

@@ -67,6 +67,14 @@ struct SendCommand: ShareCommand {
             localsend://HOST[:PORT]. Its certificate must match the fingerprint it announced (by \
             address: the one seen there the first time), or nothing is sent; LocalSend cannot prove \
             who a device is, so it is never verified. --pin gives the PIN it may ask for.
+
+            --link sends to any browser instead, as LocalSend's reverse transfer: share serves the \
+            files over plain HTTP (browsers refuse self-signed certificates) at an address with a \
+            secret session, printed for each network address of this machine and, on a terminal, as \
+            a QR code to scan with a phone. The page lists the files with download links; --pin \
+            asks for a PIN first. share stops once every file was downloaded whole once (exit 0), \
+            after --link-timeout (10 minutes by default; exit 1 unless everything was downloaded), \
+            or at Ctrl-C. Anyone on the network who sees the address (and the PIN) can download.
             """,
         arguments: [
             ArgumentSpec(
@@ -94,11 +102,20 @@ struct SendCommand: ShareCommand {
             .flag("no-compress", help: "Send every byte as it is: no zstd, whatever the setting 'compression' says."),
             .value("pin", "pin", help: "The PIN a LocalSend device asks for before it takes files."),
             .value("pin-file", "file", help: "Read the LocalSend PIN from the first line of this file (kept out of ps)."),
+            .flag(
+                "link",
+                help: "Serve the files to any browser on the network instead (plain HTTP, an address with a secret "
+                    + "session and a QR code) until each was downloaded once."),
+            .value(
+                "link-port", "port",
+                help: "The port of --link (default 53317, LocalSend's; another when it is taken; 0: any free port)."),
+            .value("link-timeout", "duration", help: "Stop serving --link after this long (e.g. 90s, 30m; default 10m)."),
             .flag("json", help: "Print the result as JSON, one object per peer and line."),
         ],
         usageOverride:
             "[<path> ...] [--text <text>] [--to <peer> ...] [--name <name>] [--retry-for <duration> | --no-retry] "
-            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] [--json]"
+            + "[--exclude <pattern> ...] [-L] [--limit-rate <rate>] [--no-compress] [--pin <pin> | --pin-file <file>] "
+            + "[--link [--link-port <port>] [--link-timeout <duration>]] [--json]"
     )
 
     let paths: [String]
@@ -113,6 +130,8 @@ struct SendCommand: ShareCommand {
     let rateLimit: UInt64?
     /// The PIN for LocalSend devices that ask for one (`--pin`, or the first line of `--pin-file`).
     let pin: String?
+    /// `--link`: serve the files to browsers instead of sending them.
+    let link: LinkServing?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         rateLimit = try LimitRate.parse(parsed)
@@ -144,7 +163,8 @@ struct SendCommand: ShareCommand {
         }
         scanOptions = ScanOptions(excludes: ExcludeRules(excludes), followLinks: parsed.flag("follow-links"))
         let values = parsed.all("to")
-        if values.isEmpty && input != nil {
+        link = try Self.linkServing(parsed, pin: pin)
+        if values.isEmpty && input != nil && link == nil {
             throw parsed.usageError(
                 "Missing expected option '--to <peer>' (standard input is what is sent, so receivers cannot be chosen on the terminal)")
         }
@@ -156,9 +176,42 @@ struct SendCommand: ShareCommand {
         self.targets = targets
     }
 
+    /// `--link` and its options, checked against the options it cannot go with.
+    private static func linkServing(_ parsed: ParsedArguments, pin: String?) throws(UsageError) -> LinkServing? {
+        guard parsed.flag("link") else {
+            for option in ["link-port", "link-timeout"] where parsed.value(option) != nil {
+                throw parsed.usageError("--\(option) is an option of --link")
+            }
+            return nil
+        }
+        if !parsed.all("to").isEmpty {
+            throw parsed.usageError("--link serves the files to browsers itself; it cannot be used with --to")
+        }
+        for option in ["retry-for", "limit-rate"] where parsed.value(option) != nil {
+            throw parsed.usageError("--\(option) cannot be used with --link")
+        }
+        if parsed.flag("no-retry") { throw parsed.usageError("--no-retry cannot be used with --link") }
+        var port = LocalSendLink.defaultPort
+        if let text = parsed.value("link-port") {
+            guard let value = UInt16(text) else {
+                throw parsed.usageError(
+                    "The value '\(text)' is invalid for '--link-port'; expected a port from 0 to 65535 (0: any free port)")
+            }
+            port = value
+        }
+        var timeout = LocalSendLink.defaultTimeout
+        if let text = parsed.value("link-timeout") {
+            guard let value = DurationText.parse(text) else {
+                throw parsed.usageError("The value '\(text)' is invalid for '--link-timeout'; expected e.g. 90s, 10m or 2h")
+            }
+            timeout = value
+        }
+        return LinkServing(port: port, timeout: timeout, pin: pin, json: parsed.flag("json"))
+    }
+
     func run(_ context: CommandContext) async throws(CLIError) -> Int32 {
         let console = context.console
-        if targets.isEmpty { try PeerTargets.requireTerminal(console) }
+        if targets.isEmpty && link == nil { try PeerTargets.requireTerminal(console) }
         let node = try NodeLoader.load(context.paths)
         let spool = try input?.spool(environment: console.environment)
         defer { spool?.remove() }
@@ -179,6 +232,7 @@ struct SendCommand: ShareCommand {
             return ExitCode.failure
         }
         warnAboutSkipped(prepared, console: console)
+        if let link { return try await link.run(prepared, node: node, console: console) }
         let anchors: TrustAnchors
         do {
             anchors = try TeamCAStore(configDirectory: context.paths.configDirectory).anchors()
