@@ -9,8 +9,9 @@ LocalSend receiver and prints what came back as one JSON line {"status": N, "bod
   cancel HOST:PORT SID
 
 FAKE_SENDER_TIMEOUT (seconds, default 20): how long it waits for an answer before it gives up and closes.
+FAKE_SENDER_DRIP (seconds): send a body one byte at a time, this long apart.
 """
-import json, os, socket, ssl, sys
+import json, os, socket, ssl, sys, time
 
 INFO = {"alias": "Fake sender", "version": "2.1", "deviceModel": "Test", "deviceType": "headless",
         "fingerprint": "FA" * 32, "port": 53317, "protocol": "https", "download": False}
@@ -32,7 +33,13 @@ def request(endpoint, target, body=b"", declared=None, send=None):
     connection.sendall(head.encode())
     payload = body if send is None else body[:send]
     try:
-        connection.sendall(payload)
+        drip = float(os.environ.get("FAKE_SENDER_DRIP", "0"))
+        if drip > 0:
+            for index in range(len(payload)):
+                connection.sendall(payload[index:index + 1])
+                time.sleep(drip)
+        else:
+            connection.sendall(payload)
         if send is not None and send < length:
             connection.close()
             return {"status": 0, "body": "cut short"}

@@ -90,6 +90,16 @@ struct LocalSendHostileSenderTests {
         #expect(damaged.status == 422, "\(damaged)")
         #expect(damaged.body.contains("arrived damaged"))
 
+        // A sender that drips its upload (a byte every 0.2 s) is ended once the window (2 s here) shows it.
+        FileTree.writeText(dir.at("drip.txt"), String(repeating: "d", count: 200))
+        let dripping = try await fake(lan, on: "phone", ["prepare", desk, file("d", "drip.txt", size: 200)])
+        let (session4, files4) = tokens(dripping.body)
+        let dripped = try await fake(
+            lan, on: "phone", ["upload", desk, session4, "d", files4["d"] ?? "", dir.at("drip.txt")],
+            environment: ["FAKE_SENDER_DRIP": "0.2"])
+        #expect(dripped.status != 200, "\(dripped)")
+        try await receiver.waitForEvent("failed", after: 0) { ($0["error"] as? String)?.contains("too slow") == true }
+
         // A session that stands still is released (2 s here), and a cancelled one ends at once.
         let stalled = try await fake(lan, on: "phone", ["prepare", desk, file("f", "five.txt", size: 5)])
         #expect(stalled.status == 200)

@@ -31,6 +31,7 @@ struct LocalSendReceivingTests {
         let user = LANUser("ana", in: dir)
         FileTree.writeFile(dir.at("photo 1.jpg"), size: 2_500_000, seed: 9)
         FileTree.writeText(dir.at("notes ünï.txt"), "from the phone\n")
+        FileTree.writeText(dir.at("empty.txt"), "")
         let (receiver, listening) = try await receiver(lan, on: "desk", as: user, ["--accept", "everyone"])
         defer { receiver.terminate() }
         let localsend = try #require(listening["localsend"] as? [String: Any])
@@ -62,7 +63,7 @@ struct LocalSendReceivingTests {
         #expect(!listed.contains { $0["name"] as? String == "Desk" && $0["protocol"] as? String == "localsend" }, "\(listed)")
         #expect(listed.contains { $0["name"] as? String == "Ana's phone" && $0["protocol"] as? String == "localsend" }, "\(listed)")
 
-        let sent = try phone.send([dir.at("photo 1.jpg"), dir.at("notes ünï.txt")], to: "Desk")
+        let sent = try phone.send([dir.at("photo 1.jpg"), dir.at("notes ünï.txt"), dir.at("empty.txt")], to: "Desk")
         #expect(sent.status == 0, "\(sent.output)")
         let received = try await receiver.waitForEvent("received", within: .seconds(30)).object
         let peer = try #require(received["peer"] as? [String: Any])
@@ -70,9 +71,10 @@ struct LocalSendReceivingTests {
         #expect(peer["verified"] as? Bool == false)
         #expect(peer["fingerprint"] is NSNull)
         #expect(peer["name"] as? String == "Ana's phone")
-        #expect(received["files"] as? Int == 2)
+        #expect(received["files"] as? Int == 3)
         #expect(FileTree.digest(user.downloads + "/photo 1.jpg") == FileTree.digest(dir.at("photo 1.jpg")))
         #expect(FileTree.readText(user.downloads + "/notes ünï.txt") == "from the phone\n")
+        #expect(FileTree.readText(user.downloads + "/empty.txt") == "", "a 0-byte file arrives as one")
 
         // The history records the LocalSend sender as such.
         let history = try await lan.runShare(on: "desk", as: user, ["history", "--json"])

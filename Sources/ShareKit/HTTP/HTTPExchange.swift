@@ -84,11 +84,12 @@ final class HTTPExchange {
     /// The request's declared body length (0 without one).
     var bodyLength: UInt64 { request.contentLength ?? 0 }
 
-    /// Reads the whole body, at most `limit` bytes (a longer declared body is refused before it is read).
-    func readBody(limit: Int) throws(HTTPExchangeError) -> [UInt8] {
+    /// Reads the whole body, at most `limit` bytes (a longer declared body is refused before it is read),
+    /// all of it by `deadline` when one is given.
+    func readBody(limit: Int, by deadline: ContinuousClock.Instant? = nil) throws(HTTPExchangeError) -> [UInt8] {
         guard bodyLength <= UInt64(limit) else { throw .bodyTooLong(limit: limit) }
         var body: [UInt8] = []
-        try streamBody { bytes in
+        try streamBody(by: deadline) { bytes in
             body += bytes
             return true
         }
@@ -100,8 +101,12 @@ final class HTTPExchange {
     ///
     /// - Throws: ``HTTPExchangeError`` when the peer stops short of its declared length, goes silent
     ///   for ``bodyReadTimeout``, or the sink stops.
+    /// With a `deadline`, the whole body must have arrived by then (``HTTPExchangeError/tooSlow(seconds:)``).
     @discardableResult
-    func streamBody(_ sink: @escaping (UnsafeRawBufferPointer) -> Bool) throws(HTTPExchangeError) -> UInt64 {
+    func streamBody(
+        by deadline: ContinuousClock.Instant? = nil, _ sink: @escaping (UnsafeRawBufferPointer) -> Bool
+    ) throws(HTTPExchangeError) -> UInt64 {
+        let started = ContinuousClock.now
         if request.header("expect")?.lowercased() == "100-continue" && !bodyDone {
             try? Array("HTTP/1.1 100 Continue\r\n\r\n".utf8).withUnsafeBytes { try stream.write($0) }
         }
@@ -118,9 +123,15 @@ final class HTTPExchange {
             }
             return true
         }
-        stream.setTimeouts(receive: Self.bodyReadTimeout, send: Self.bodyReadTimeout)
         var buffer = [UInt8](repeating: 0, count: 256 << 10)
         while !bodyDone {
+            var wait = Self.bodyReadTimeout
+            if let deadline {
+                let left = deadline - .now
+                guard left > .zero else { throw .tooSlow(seconds: (deadline - started).components.seconds) }
+                wait = min(wait, left)
+            }
+            stream.setTimeouts(receive: wait, send: Self.bodyReadTimeout)
             do {
                 let count = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
                 if count == 0 {
@@ -137,6 +148,9 @@ final class HTTPExchange {
             } catch let error as HTTPParseError {
                 throw .malformed(error.description)
             } catch let error as TransportError {
+                if case .timedOut = error, let deadline, ContinuousClock.now >= deadline {
+                    throw .tooSlow(seconds: (deadline - started).components.seconds)
+                }
                 if case .timedOut = error { throw .silent(seconds: Self.bodyReadTimeout.components.seconds) }
                 throw .cutShort(received: parser.headers.bodyBytesSeen)
             } catch {

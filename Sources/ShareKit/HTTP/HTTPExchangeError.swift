@@ -6,6 +6,8 @@ enum HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvertible {
     case cutShort(received: UInt64)
     /// The peer sent nothing for this long.
     case silent(seconds: Int64)
+    /// The whole body did not arrive within the time it was given.
+    case tooSlow(seconds: Int64)
     /// The body is not valid HTTP (a bad chunk, say).
     case malformed(String)
     /// The body's reader stopped it.
@@ -16,6 +18,7 @@ enum HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .bodyTooLong(let limit): "the request's body is longer than the \(limit) bytes this server reads"
         case .cutShort(let received): "the connection ended after \(received) bytes of the body, before all it declared"
         case .silent(let seconds): "the sender sent nothing for \(seconds) s"
+        case .tooSlow(let seconds): "the request's body did not arrive within \(seconds) s"
         case .malformed(let reason): reason
         case .stopped: "the body was not taken"
         }

@@ -61,8 +61,12 @@ final class LocalSendInbound: @unchecked Sendable {
         case storage(String)
     }
 
-    /// Streams one upload of file `fileID` into the staging area.
-    func take(_ exchange: HTTPExchange, fileID: String, moved: @escaping () -> Void) -> Result<Void, UploadFailure> {
+    /// Streams one upload of file `fileID` into the staging area. Over each `window` the sender must
+    /// send at least ``ReceiverConfiguration/minimumRate`` bytes a second, as share's own senders must:
+    /// a sender dripping bytes never stands still, yet must not hold the one session.
+    func take(
+        _ exchange: HTTPExchange, fileID: String, window: Duration, moved: @escaping () -> Void
+    ) -> Result<Void, UploadFailure> {
         uploading.lock()
         defer { uploading.unlock() }
         guard let index = files.fileIndices[fileID] else { return .failure(.storage("no such file")) }
@@ -75,16 +79,24 @@ final class LocalSendInbound: @unchecked Sendable {
         if let failure = writer.failure { return .failure(Self.describe(failure)) }
         writer.open(fileIndex: index)
         var received: UInt64 = 0
+        var pace = RateWindow(length: window, minimumRate: configuration.minimumRate)
+        _ = pace.wait(within: nil, bytesReceived: 0)
+        var tooSlow: PeerError?
         do {
             try exchange.streamBody { [writer] bytes in
                 writer.write(Array(bytes))
                 received += UInt64(bytes.count)
                 moved()
                 self.report(bytes: UInt64(bytes.count), files: 0)
+                if case .tooSlow(let error) = pace.check(bytesReceived: received) {
+                    tooSlow = error
+                    return false
+                }
                 return writer.failure == nil
             }
         } catch {
             if let failure = writer.failure { return .failure(Self.describe(failure)) }
+            if let tooSlow { return .failure(.cutShort("the upload of '\(name)' was ended: \(tooSlow.message)")) }
             return .failure(.cutShort("the upload of '\(name)' stopped after \(received) of \(entry.size) bytes: \(error)"))
         }
         writer.close(fileIndex: index, expected: files.digests[index])

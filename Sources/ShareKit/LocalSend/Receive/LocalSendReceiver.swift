@@ -149,7 +149,9 @@ public final class LocalSendReceiver: Sendable {
         let request: LocalSendUploadRequest
         let files: LocalSendOffer
         do {
-            let body = try exchange.readBody(limit: LocalSendLimits.Upload().requestBytes)
+            // The offer must arrive whole within the offer deadline, however its bytes trickle in.
+            let body = try exchange.readBody(
+                limit: LocalSendLimits.Upload().requestBytes, by: ContinuousClock.now + configuration.offerDeadline)
             request = try LocalSendUploadRequest(json: body)
             files = try LocalSendOffer(request, modificationSeconds: Int64(Date().timeIntervalSince1970))
         } catch {
@@ -269,7 +271,9 @@ public final class LocalSendReceiver: Sendable {
             }
             return
         }
-        let taken = inbound.take(exchange, fileID: fileID) { [self] in state.withLock { $0.sessions.moved(now: .now) } }
+        let taken = inbound.take(exchange, fileID: fileID, window: options.stallLimit) { [self] in
+            state.withLock { $0.sessions.moved(now: .now) }
+        }
         if case .failure(let failure) = taken {
             end(inbound, failure: failure, answering: exchange)
             return
