@@ -56,6 +56,14 @@ struct LocalSendHostileSenderTests {
         }
         let huge = try await fake(lan, on: "phone", ["prepare", desk, file("1", "huge.bin", size: 1 << 50)])
         #expect(huge.status == 400 || huge.status == 507, "\(huge)")
+        // More files than share takes at once (30,000), in a request small enough to be read.
+        let many = (0...30_000).map { #""f\#($0)":{"id":"f\#($0)","fileName":"f\#($0)","size":0}"# }.joined(separator: ",")
+        FileTree.writeText(
+            dir.at("many.json"),
+            #"{"info":{"alias":"x","version":"2.1","fingerprint":"F","port":53317,"protocol":"https"},"files":{\#(many)}}"#)
+        let tooMany = try await fake(lan, on: "phone", ["prepare", desk, "@" + dir.at("many.json")])
+        #expect(tooMany.status == 400, "\(tooMany.status)")
+        #expect(tooMany.body.contains("30001 files, more than the 30000"), "\(tooMany.body)")
         FileTree.writeText(dir.at("big.json"), "{\"info\":{},\"files\":{\"x\":\"" + String(repeating: "a", count: 9 << 20) + "\"}}")
         let oversized = try await fake(lan, on: "phone", ["prepare", desk, "@" + dir.at("big.json")])
         #expect(oversized.status == 413 || oversized.status == 400, "\(oversized.status)")
