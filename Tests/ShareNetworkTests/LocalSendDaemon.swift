@@ -52,6 +52,11 @@ struct LocalSendDaemon {
         String(decoding: try control(["status", "--json"]), as: UTF8.self)
     }
 
+    /// Turns its HTTPS on or off (`localsendctl encryption`); off, it serves plain HTTP.
+    func setEncryption(_ on: Bool) throws {
+        _ = try control(["encryption", on ? "on" : "off"])
+    }
+
     /// What `localsendctl ARGUMENTS` prints, through its control socket.
     private func control(_ arguments: [String]) throws -> [UInt8] {
         let installation = try #require(Self.installation)

@@ -167,4 +167,23 @@ struct LocalSendSendingTests {
         #expect(ContinuousClock.now - start >= .seconds(2), "the limit held")
         #expect(FileTree.digest(phone.downloads + "/data.bin") == FileTree.digest(dir.at("data.bin")))
     }
+
+    @Test func aDeviceServingPlainHTTPIsNotSentToAndTheSenderSaysWhy() async throws {
+        let dir = TemporaryDirectory("localsend-plain-http")
+        let lan = try SimulatedLAN(hosts: ["desk", "phone"], prefix: LocalSendDiscoveryTests.prefix)
+        defer { lan.down() }
+        let user = LANUser("ana", in: dir)
+        FileTree.writeText(dir.at("a.txt"), "not over plain HTTP\n")
+        let phone = try LocalSendDaemon(on: "phone", of: lan, alias: "Open phone", in: dir)
+        defer { phone.stop() }
+        _ = try await phone.fingerprint()
+        try phone.setEncryption(false)
+
+        let sent = try await lan.runShare(
+            on: "desk", as: user, ["send", dir.at("a.txt"), "--to", "Open phone", "--json"])
+        #expect(sent.status == 1, "\(sent.stdout) \(sent.stderr)")
+        #expect(jsonObject(sent.stdout)?["outcome"] as? String == "plainHTTP", "\(sent.stdout)")
+        #expect(sent.stderr.contains("serves plain HTTP"), "\(sent.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: phone.downloads + "/a.txt"), "nothing was sent")
+    }
 }

@@ -39,7 +39,8 @@ struct LocalSendDelivery {
             if matches.isEmpty, name.count >= 8, name.allSatisfy(\.isHexDigit) {
                 matches = devices.filter { $0.fingerprint.lowercased().hasPrefix(lowered) }
             }
-            guard matches.count == 1, let device = matches.first, device.https else { continue }
+            // A plain-HTTP device is claimed too: its send then says why it is not sent to.
+            guard matches.count == 1, let device = matches.first else { continue }
             claimed[name] = LocalSendTarget(device)
         }
         return claimed

@@ -41,6 +41,15 @@ public enum LocalSendSender {
         decisionWait: Duration, progress: (@Sendable (LocalSendProgress) -> Void)?
     ) throws(LocalSendError) -> LocalSendReport {
         let started = ContinuousClock.now
+        // Over plain HTTP nothing binds the connection to the device, and the files and the PIN cross
+        // the network readable: share does not send that way.
+        guard target.https else {
+            throw LocalSendError(
+                "\"\(DisplayText.escape(target.label))\" serves plain HTTP (its LocalSend encryption is off): share sends to "
+                    + "LocalSend devices only over HTTPS, where the device's certificate is checked and the files are "
+                    + "encrypted; turn encryption on in its LocalSend settings, or use share send --link",
+                outcome: "plainHTTP")
+        }
         let (files, leftOut) = try LocalSendUpload.files(of: prepared)
         let known = LocalSendKnownDevices(configDirectory: configDirectory)
         let expected = target.fingerprint ?? known.fingerprint(of: target.endpoint)

@@ -9,17 +9,23 @@ public struct LocalSendTarget: Sendable {
     /// The fingerprint it announced (nil for a device reached by address: the one seen on first use
     /// is remembered, and a different one afterwards is refused).
     public var fingerprint: String?
+    /// Whether it serves HTTPS (a device whose LocalSend encryption is off serves plain HTTP, and is
+    /// not sent to).
+    public var https: Bool
 
     /// A target.
-    public init(label: String, endpoint: Endpoint, fingerprint: String?) {
+    public init(label: String, endpoint: Endpoint, fingerprint: String?, https: Bool = true) {
         self.label = label
         self.endpoint = endpoint
         self.fingerprint = fingerprint
+        self.https = https
     }
 
     /// A device found by discovery: its certificate must have the fingerprint it announced.
     public init(_ device: LocalSendPeer) {
-        self.init(label: device.alias, endpoint: Endpoint(host: device.address, port: device.port), fingerprint: device.fingerprint)
+        self.init(
+            label: device.alias, endpoint: Endpoint(host: device.address, port: device.port), fingerprint: device.fingerprint,
+            https: device.https)
     }
 
     /// `localsend://HOST[:PORT]` as a target (port 53317 when none is given); nil for another text.
