@@ -12,25 +12,19 @@ public final class TLSStream: ByteStream {
     /// Connects to `endpoint` and completes the handshake as a client with `context`, within `timeout`.
     public static func connect(to endpoint: Endpoint, context: TLSContext, timeout: Duration) throws(TransportError) -> TLSStream {
         let socket = try TCPSocket.connect(to: endpoint, timeout: timeout)
-        let label = endpoint.description
-        socket.setTimeouts(receive: timeout, send: timeout)
-        do {
-            let tls = try TLSConnection(context: context, socket: socket.descriptor)
-            try tls.handshake()
-            return TLSStream(socket: socket, tls: tls, endpoint: label)
-        } catch {
-            socket.close()
-            switch error {
-            case .connectionClosed, .connectionReset: throw .closedDuringHandshake(endpoint: label)
-            default: throw .tls(endpoint: label, error)
-            }
-        }
+        return try handshake(on: socket, context: context, timeout: timeout, label: endpoint.description)
     }
 
     /// Completes the handshake as a server with `context` on an accepted `socket` (taken over: closed
     /// on failure), within `timeout`.
     public static func accept(_ socket: TCPSocket, context: TLSContext, timeout: Duration) throws(TransportError) -> TLSStream {
-        let label = socket.remoteDescription
+        try handshake(on: socket, context: context, timeout: timeout, label: socket.remoteDescription)
+    }
+
+    /// Runs the handshake of `context`'s role on `socket` (closed on failure), within `timeout`.
+    private static func handshake(
+        on socket: TCPSocket, context: TLSContext, timeout: Duration, label: String
+    ) throws(TransportError) -> TLSStream {
         socket.setTimeouts(receive: timeout, send: timeout)
         do {
             let tls = try TLSConnection(context: context, socket: socket.descriptor)
