@@ -34,13 +34,9 @@ struct LinkServing {
             throw CLIError(error.description)
         }
         // Ctrl-C from the moment the address is shown stops serving, and says so.
-        let cancellation = SendCancellation()
-        let interrupted = Mutex<Int32?>(nil)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            interrupted.withLock { $0 = signal }
-            cancellation.cancel()
-        }
-        defer { signals.cancel() }
+        let interruption = SendInterruption()
+        let cancellation = interruption.cancellation
+        defer { interruption.stop() }
         announce(link, console: console)
         let json = self.json
         let report = await link.serve(timeout: timeout, cancellation: cancellation) { event in
@@ -54,7 +50,7 @@ struct LinkServing {
                 console.warning("\(address) gave 3 wrong PINs within a minute; it is locked out for a minute.")
             }
         }
-        return finish(report, link: link, interrupted: interrupted.withLock { $0 }, console: console)
+        return finish(report, link: link, interrupted: interruption.signal, console: console)
     }
 
     /// Prints the addresses (and the QR code of the first on a terminal), or the JSON object.

@@ -269,13 +269,9 @@ struct SendCommand: ShareCommand {
             console: console, labels: destinations.map(\.label) + localSendTargets.map(LocalSendDelivery.label))
         let prompter = Prompter(console: console, timeout: EnvironmentWaits(console.environment).prompt)
         let attended = console.stdinIsTerminal && console.stderrIsTerminal
-        let cancellation = SendCancellation()
-        let interrupted = Mutex<Int32?>(nil)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            interrupted.withLock { $0 = signal }
-            cancellation.cancel()
-        }
-        defer { signals.cancel() }
+        let interruption = SendInterruption()
+        let cancellation = interruption.cancellation
+        defer { interruption.stop() }
         // LocalSend devices are sent to at the same time as share's receivers.
         let delivery = LocalSendDelivery(
             node: node, pin: pin, cancellation: cancellation,
@@ -388,7 +384,7 @@ struct SendCommand: ShareCommand {
             case .failure(let error):
                 failures.append(error.outcome)
                 if everyTarget == 1 && !json {
-                    if let signal = interrupted.withLock({ $0 }) {
+                    if let signal = interruption.signal {
                         console.error(error.description)
                         return 128 + signal
                     }
@@ -413,7 +409,7 @@ struct SendCommand: ShareCommand {
         }
         failures += LocalSendDelivery.report(
             localSendResults, for: localSendTargets, json: json, single: everyTarget == 1, console: console)
-        if let signal = interrupted.withLock({ $0 }) { return 128 + signal }
+        if let signal = interruption.signal { return 128 + signal }
         if failures.isEmpty { return ExitCode.success }
         // 69 only when nothing could be done for want of avahi-daemon; any other failure is 1.
         return failures.count == everyTarget && failures.allSatisfy { $0 == "unavailable" } ? ExitCode.unavailable : ExitCode.failure
