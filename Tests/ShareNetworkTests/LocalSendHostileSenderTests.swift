@@ -137,11 +137,8 @@ struct LocalSendHostileSenderTests {
         let lan = try SimulatedLAN(hosts: ["desk", "phone", "tablet"], prefix: LocalSendDiscoveryTests.prefix)
         defer { lan.down() }
         let user = LANUser("ana", in: dir)
-        let words = [SimulatedLAN.script, "run", "desk", try #require(SimulatedLAN.share), "receive", "--localsend", "--port", "0"]
-        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
-        let terminal = PseudoTerminalProcess(
-            command: words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "),
-            environment: environment)
+        let terminal = try SimulatedLAN.shareTerminal(
+            on: "desk", as: user, prefix: LocalSendDiscoveryTests.prefix, ["receive", "--localsend", "--port", "0"])
         defer { terminal.interrupt() }
         #expect(terminal.waitForOutput(containing: "Also answering LocalSend senders", timeout: .seconds(15)), "\(terminal.output)")
         let desk = "\(try lan.ipv4("desk")):53317"

@@ -141,11 +141,8 @@ struct LocalSendReceivingTests {
         _ = await trusted.exitStatus(within: .seconds(10))
 
         // Under ask, the person sees that a LocalSend device is not verified, and a yes takes it.
-        let words = [SimulatedLAN.script, "run", "desk", try #require(SimulatedLAN.share), "receive", "--localsend", "--port", "0"]
-        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
-        let terminal = PseudoTerminalProcess(
-            command: words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " "),
-            environment: environment)
+        let terminal = try SimulatedLAN.shareTerminal(
+            on: "desk", as: user, prefix: LocalSendDiscoveryTests.prefix, ["receive", "--localsend", "--port", "0"])
         defer { terminal.interrupt() }
         #expect(terminal.waitForOutput(containing: "Also answering LocalSend senders", timeout: .seconds(15)), "\(terminal.output)")
         let sending = Task.detached { try phone.send([dir.at("a.txt")], to: desk) }

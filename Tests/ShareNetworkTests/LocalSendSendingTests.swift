@@ -12,10 +12,7 @@ import Glibc
 struct LocalSendSendingTests {
     /// `share ARGUMENTS` on `host` as `user`, on a pseudo-terminal (each word quoted for the shell).
     func terminal(on host: String, as user: LANUser, _ arguments: [String]) throws -> PseudoTerminalProcess {
-        let words = [SimulatedLAN.script, "run", host, try #require(SimulatedLAN.share)] + arguments
-        let environment = SimulatedLAN.environment(prefix: LocalSendDiscoveryTests.prefix).merging(user.environment) { $1 }
-        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        return PseudoTerminalProcess(command: quoted.joined(separator: " "), environment: environment)
+        try SimulatedLAN.shareTerminal(on: host, as: user, prefix: LocalSendDiscoveryTests.prefix, arguments)
     }
 
     @Test func filesAndAFolderArriveIntactByNameAndByAddress() async throws {

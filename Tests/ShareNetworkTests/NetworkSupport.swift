@@ -21,6 +21,17 @@ extension SimulatedLAN {
         Comment(rawValue: share == nil || probe == nil ? "build the package first (share, ShareDiscoveryProbe)" : skipReason)
     }
 
+    /// `share ARGUMENTS` on `host` of the LANs of `prefix` as `user`, on a pseudo-terminal (each word
+    /// quoted for the shell): a person at that machine.
+    static func shareTerminal(
+        on host: String, as user: LANUser, prefix: String, _ arguments: [String]
+    ) throws -> PseudoTerminalProcess {
+        let words = [script, "run", host, try #require(share)] + arguments
+        let environment = Self.environment(prefix: prefix).merging(user.environment) { $1 }
+        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return PseudoTerminalProcess(command: quoted.joined(separator: " "), environment: environment)
+    }
+
     /// Starts `share` on a host as `user`.
     func share(on host: String, as user: LANUser, _ arguments: [String]) throws -> HostProcess {
         guard let share = Self.share else { throw HarnessError(description: "the share binary was not built") }
