@@ -123,7 +123,7 @@ final class OfferDecision {
         {
             return .decided(Decision(.busy, message: refusal.description))
         }
-        if done == nil, let refusal = storageRefusal(manifest, held: kept?.heldBytes ?? 0) {
+        if done == nil, let refusal = Self.storageRefusal(manifest, held: kept?.heldBytes ?? 0, configuration: configuration) {
             return .decided(refusal)
         }
         let decision: Decision
@@ -139,9 +139,10 @@ final class OfferDecision {
         return .accepted(decision, resumable: resumable)
     }
 
-    /// Why this receiver cannot store `manifest` as it is, if it cannot: not enough free space, or
-    /// names its folder cannot hold apart.
-    private func storageRefusal(_ manifest: Manifest, held: UInt64 = 0) -> Decision? {
+    /// Why a receiver with `configuration` cannot store `manifest` as it is, if it cannot: not enough
+    /// free space (beyond the `held` bytes it has already), or names its folder cannot hold apart.
+    /// Asked for every offer, share's own and LocalSend's.
+    static func storageRefusal(_ manifest: Manifest, held: UInt64 = 0, configuration: ReceiverConfiguration) -> Decision? {
         // Data is staged in the inbox; when the receive folder is on another filesystem, documents
         // placed there are copied once more.
         if let shortfall = FreeSpace.shortfall(

@@ -211,22 +211,13 @@ public final class LocalSendReceiver: Sendable {
                 .refusedByPolicy,
                 message: "this receiver accepts only verified senders, and a LocalSend device cannot be verified")
         case .everyone:
-            if let shortfall = FreeSpace.shortfall(
-                for: offer.manifest.totalBytes, in: [configuration.inbox, configuration.destination],
-                maximumMargin: configuration.freeSpaceMargin)
-            {
-                return OfferAnswer(.insufficientSpace, message: shortfall)
-            }
-            return .accept
+            return OfferDecision.storageRefusal(offer.manifest, configuration: configuration).map(OfferAnswer.init) ?? .accept
         case .ask:
             if let refusal = limiter.admit(fingerprint: "localsend:" + (offer.localSend?.claimedFingerprint ?? ""), address: address, verified: false) {
                 return OfferAnswer(.busy, message: refusal.description)
             }
-            if let shortfall = FreeSpace.shortfall(
-                for: offer.manifest.totalBytes, in: [configuration.inbox, configuration.destination],
-                maximumMargin: configuration.freeSpaceMargin)
-            {
-                return OfferAnswer(.insufficientSpace, message: shortfall)
+            if let refusal = OfferDecision.storageRefusal(offer.manifest, configuration: configuration) {
+                return OfferAnswer(refusal)
             }
             // A sender that gives up waiting (it closes its request) withdraws the question.
             let ticket = PromptTicket()
