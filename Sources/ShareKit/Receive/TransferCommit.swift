@@ -112,15 +112,8 @@ final class TransferCommit {
         }
         data.reportProgress(force: true)
         let manifest = offer.manifest
-        let fingerprint = connection.peerFingerprint
-        let now = Date()
-        let metadata = manifest.items.map { item in
-            InboxEntry(
-                name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
-                senderName: peerName, senderFingerprint: fingerprint.hex, receivedAt: now,
-                declaredType: item.declaredType.isEmpty ? nil : item.declaredType,
-                receiveFolder: configuration.destination)
-        }
+        let metadata = configuration.inboxEntries(
+            for: manifest, senderName: peerName, senderFingerprint: connection.peerFingerprint.hex)
         let entries: [InboxEntry]
         do {
             entries = try staging.commit(manifest, entries: metadata, digests: digests)
@@ -144,10 +137,7 @@ final class TransferCommit {
         let manifest = offer.manifest
         let fingerprint = connection.peerFingerprint
         let inbox = Inbox(directory: configuration.inbox)
-        var importer = DocumentImporter(
-            inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
-            environment: configuration.importEnvironment)
-        importer.openedReceiveFolder = configuration.receiveFolder
+        let importer = configuration.documentImporter(inbox: inbox)
         let imports = ImportBatch(
             importer: importer, entries: entries, cancellation: control.imports, delivered: delivered)
         imports.start()

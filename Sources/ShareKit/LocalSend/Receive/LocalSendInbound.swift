@@ -118,13 +118,9 @@ final class LocalSendInbound: @unchecked Sendable {
         case .failure(let failure): return .failure(Self.describe(failure))
         }
         report(bytes: 0, files: 0, force: true)
-        let now = Date()
-        let metadata = offer.manifest.items.map { item in
-            InboxEntry(
-                name: item.name, isBundle: item.isBundle, files: item.fileCount, bytes: item.byteCount,
-                senderName: offer.peerName, senderFingerprint: "localsend:" + (offer.localSend?.claimedFingerprint ?? ""),
-                receivedAt: now, declaredType: nil, receiveFolder: configuration.destination)
-        }
+        let metadata = configuration.inboxEntries(
+            for: offer.manifest, senderName: offer.peerName,
+            senderFingerprint: "localsend:" + (offer.localSend?.claimedFingerprint ?? ""))
         do {
             return .success((try staging.commit(offer.manifest, entries: metadata, digests: digests), digests))
         } catch {
@@ -135,11 +131,7 @@ final class LocalSendInbound: @unchecked Sendable {
     /// Hands each committed entry to its importer, waits for them, and says what was received.
     func importAll(_ entries: [InboxEntry], digests: [UInt8]) -> ReceivedTransfer {
         let inbox = Inbox(directory: configuration.inbox)
-        var importer = DocumentImporter(
-            inbox: inbox, registry: configuration.registry.current(), receiveFolder: configuration.destination,
-            environment: configuration.importEnvironment)
-        importer.openedReceiveFolder = configuration.receiveFolder
-        let batch = ImportBatch(importer: importer, entries: entries, cancellation: imports)
+        let batch = ImportBatch(importer: configuration.documentImporter(inbox: inbox), entries: entries, cancellation: imports)
         batch.start()
         let results = batch.waitForAll()
         let manifest = offer.manifest
