@@ -67,6 +67,25 @@ int CShareLinux_start_writeback(int fd, int64_t offset, int64_t length) {
     return (int)syscall(SYS_sync_file_range, fd, offset, length, 2 /* SYNC_FILE_RANGE_WRITE */);
 }
 
+int CShareLinux_set_direct_io(int fd, int on) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    int wanted = on ? (flags | O_DIRECT) : (flags & ~O_DIRECT);
+    if (wanted == flags) return 0;
+    return fcntl(fd, F_SETFL, wanted);
+}
+
+int CShareLinux_name_thread(const char *name) {
+    char short_name[16];
+    size_t length = 0;
+    while (length < sizeof short_name - 1 && name[length] != '\0') {
+        short_name[length] = name[length];
+        length += 1;
+    }
+    short_name[length] = '\0';
+    return pthread_setname_np(pthread_self(), short_name);
+}
+
 int CShareLinux_pipe_cloexec(int fds[2]) {
     return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }

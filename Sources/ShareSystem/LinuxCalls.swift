@@ -34,6 +34,23 @@ package enum LinuxCalls {
         retryingOnInterrupt { CShareLinux_start_writeback(fd, offset, length) }
     }
 
+    /// Turns O_DIRECT on or off for the file open at `fd`: its writes then go to the device without
+    /// a copy into the page cache (buffer, offset and length aligned to ``directAlignment``).
+    /// Returns 0, or -1 (EINVAL: the filesystem cannot write that way).
+    package static func setDirectIO(_ fd: Int32, _ on: Bool) -> Int32 {
+        retryingOnInterrupt { CShareLinux_set_direct_io(fd, on ? 1 : 0) }
+    }
+
+    /// What O_DIRECT writes are aligned to (address, offset and length): a page, which covers the
+    /// logical block size of every disk Linux writes to.
+    package static let directAlignment = 4096
+
+    /// Names the calling thread as `/proc/self/task/TID/comm` shows it (its first 15 bytes), so
+    /// `top -H`, `perf` and the benchmarks tell the threads apart.
+    package static func nameThisThread(_ name: String) {
+        _ = CShareLinux_name_thread(name)
+    }
+
     /// pipe2(2) with O_CLOEXEC, so no other thread's spawn inherits either end.
     /// - Returns: the read and write ends, or `nil` with `errno` set.
     package static func pipe() -> (read: Int32, write: Int32)? {

@@ -264,23 +264,34 @@ public final class TLSConnection {
     ///   ``TLSError/connectionClosed`` / ``TLSError/connectionReset`` if the peer went away.
     /// The corresponding C function is `SSL_write_ex`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
+        try write(bytes, then: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// Writes `first` and then `second` as one stream of bytes, in as few `send` calls as one buffer
+    /// would take (a frame's header and its payload where each lies, without copying them together).
+    public func write(_ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) throws(TLSError) {
         try requireEstablished()
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        guard first.count + second.count > 0 else { return }
         OpenSSLErrorQueue.clear()
         channel.reset()
         channel.coalescing = true
-        var offset = 0
-        while offset < bytes.count {
-            var written = 0
-            let result = openssl.SSL_write_ex(ssl, base + offset, bytes.count - offset, &written)
-            guard result == 1 else {
-                channel.coalescing = false
-                let error = explainedWriteFailure(failure(result, operation: .write))
-                state = .failed(error)
-                throw error
+        func encrypt(_ bytes: UnsafeRawBufferPointer) throws(TLSError) {
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                var written = 0
+                let result = openssl.SSL_write_ex(ssl, base + offset, bytes.count - offset, &written)
+                guard result == 1 else {
+                    channel.coalescing = false
+                    let error = explainedWriteFailure(failure(result, operation: .write))
+                    state = .failed(error)
+                    throw error
+                }
+                offset += written
             }
-            offset += written
         }
+        try encrypt(first)
+        try encrypt(second)
         channel.coalescing = false
         guard channel.flush() else {
             let error = explainedWriteFailure(socketFailure(operation: .write))

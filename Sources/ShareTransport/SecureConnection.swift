@@ -52,6 +52,10 @@ public final class SecureConnection {
     /// The frame buffer of a connection that receives data: a whole DATA frame and one read fit, so
     /// it never grows (doubling it would keep 2 MiB per connection).
     static let receivingBuffer = FrameType.headerSize + FrameType.data.maxPayload + readChunk
+    /// Arrays the DATA payloads of a connection that receives data are decoded into: whoever wrote a
+    /// payload gives its array back here, and the next payload reuses it.
+    public let payloadBuffers: PayloadBuffers?
+
     /// Output is flushed automatically past this size.
     public static let flushThreshold = 512 << 10
 
@@ -67,8 +71,10 @@ public final class SecureConnection {
         self.peerFingerprint = fingerprint
         self.peerTrustedBy = tls.peerTrustedBy
         self.peerCATrustProblem = tls.peerCATrustProblem
+        self.payloadBuffers = receivesData ? PayloadBuffers() : nil
         self.decoder = FrameDecoder(
-            capacity: receivesData ? Self.receivingBuffer : Self.readChunk * 2, limits: limits)
+            capacity: receivesData ? Self.receivingBuffer : Self.readChunk * 2, limits: limits,
+            payloadBuffers: payloadBuffers)
         output.reserveCapacity(Self.flushThreshold + FrameType.maxDataBytes + 64)
         tls.whileWriteWaits = { [unowned self] in self.writeMayWait() }
     }
@@ -189,27 +195,49 @@ public final class SecureConnection {
         if output.count >= Self.flushThreshold { try flush() }
     }
 
-    /// Adds a DATA frame without building a ``Frame`` value.
+    /// Adds a DATA frame without building a ``Frame`` value. A payload of at least
+    /// ``directPayloadMinimum`` bytes is written at once, after what is buffered and its header,
+    /// from where it lies: not copied into the output buffer first.
     public func enqueueData(
         fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: UnsafeRawBufferPointer
     ) throws(TransportError) {
-        FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: bytes, to: &output)
-        if output.count >= Self.flushThreshold { try flush() }
+        guard bytes.count >= Self.directPayloadMinimum, rateLimit == nil else {
+            FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: bytes, to: &output)
+            if output.count >= Self.flushThreshold { try flush() }
+            return
+        }
+        FrameEncoder.appendDataHeader(
+            fileIndex: fileIndex, offset: offset, encoding: encoding, payloadCount: bytes.count, to: &output)
+        try flush(then: bytes)
     }
 
-    /// Adds a DATA frame carrying `bytes`.
+    /// Adds a DATA frame carrying `bytes` (see the other ``enqueueData(fileIndex:offset:encoding:bytes:)``).
     public func enqueueData(
         fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: [UInt8]
     ) throws(TransportError) {
-        bytes.withUnsafeBytes {
-            FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: $0, to: &output)
+        let result: Result<Void, TransportError> = bytes.withUnsafeBytes { buffer in
+            do throws(TransportError) {
+                try enqueueData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: buffer)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
         }
-        if output.count >= Self.flushThreshold { try flush() }
+        try result.get()
     }
+
+    /// DATA payloads this large skip the output buffer: the copy behind their header cost ~5 % of a
+    /// sender's CPU for a large file, and the records they make are as large either way.
+    static let directPayloadMinimum = 64 << 10
 
     /// Writes the output buffer.
     public func flush() throws(TransportError) {
-        guard !output.isEmpty else { return }
+        try flush(then: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// Writes the output buffer and then `payload` (which is not buffered).
+    private func flush(then payload: UnsafeRawBufferPointer) throws(TransportError) {
+        guard !output.isEmpty || !payload.isEmpty else { return }
         noteAcknowledged()
         let tls = self.tls
         // Under a rate limit, in slices the limiter paces: the peer sees bytes arrive steadily, as
@@ -218,6 +246,7 @@ public final class SecureConnection {
         let rateLimit = self.rateLimit
         let result: Result<Void, TLSError> = output.withUnsafeBytes { buffer in
             do throws(TLSError) {
+                if rateLimit == nil { try tls.write(buffer, then: payload); return .success(()) }
                 var start = 0
                 while start < buffer.count {
                     let end = min(buffer.count, start + slice)

@@ -14,15 +14,21 @@ public struct FrameDecoder: Sendable {
     private let baseCapacity: Int
     /// The manifest limits applied to OFFER frames.
     public let limits: ManifestLimits
+    /// Where DATA payloads are copied to: arrays given back after use, when set.
+    public let payloadBuffers: PayloadBuffers?
 
     /// Creates a decoder.
     /// - Parameters:
     ///   - capacity: the buffer size it starts with and returns to after a large frame.
     ///   - limits: the bounds an OFFER must respect.
-    public init(capacity: Int = 1 << 16, limits: ManifestLimits = .protocolDefault) {
+    ///   - payloadBuffers: arrays to reuse for DATA payloads (nil: each gets a new one).
+    public init(
+        capacity: Int = 1 << 16, limits: ManifestLimits = .protocolDefault, payloadBuffers: PayloadBuffers? = nil
+    ) {
         baseCapacity = max(capacity, 64)
         storage = [UInt8](repeating: 0, count: baseCapacity)
         self.limits = limits
+        self.payloadBuffers = payloadBuffers
     }
 
     /// Bytes received but not yet returned as frames.
@@ -165,7 +171,8 @@ public struct FrameDecoder: Sendable {
             let bytes = reader.rest()
             if bytes.isEmpty { throw .malformed(type, "no file bytes") }
             if bytes.count > FrameType.maxDataBytes { throw .malformed(type, "\(bytes.count) payload bytes") }
-            return .data(DataChunk(fileIndex: index, offset: offset, encoding: encoding, bytes: Array(bytes)))
+            let payload = payloadBuffers?.array(holding: bytes) ?? Array(bytes)
+            return .data(DataChunk(fileIndex: index, offset: offset, encoding: encoding, bytes: payload))
         case .fileEnd:
             let index = try reader.u32()
             let digest = Array(try reader.raw(32))

@@ -78,7 +78,17 @@ public enum FrameEncoder {
         fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: UnsafeRawBufferPointer,
         to buffer: inout [UInt8]
     ) {
-        precondition(bytes.count > 0 && bytes.count <= FrameType.maxDataBytes, "DATA payload out of range")
+        appendDataHeader(fileIndex: fileIndex, offset: offset, encoding: encoding, payloadCount: bytes.count, to: &buffer)
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Appends everything of a DATA frame but its `payloadCount` payload bytes, which the caller
+    /// writes right after it (so a large payload need not be copied behind its header).
+    /// - Precondition: `payloadCount` is 1 ... ``FrameType/maxDataBytes``; a zstd raw length is too.
+    public static func appendDataHeader(
+        fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, payloadCount: Int, to buffer: inout [UInt8]
+    ) {
+        precondition(payloadCount > 0 && payloadCount <= FrameType.maxDataBytes, "DATA payload out of range")
         let headerSize: Int
         switch encoding {
         case .raw: headerSize = 13
@@ -86,13 +96,12 @@ public enum FrameEncoder {
             precondition(rawLength > 0 && Int(rawLength) <= FrameType.maxDataBytes, "DATA raw length out of range")
             headerSize = 17
         }
-        appendHeader(.data, length: headerSize + bytes.count, to: &buffer)
+        appendHeader(.data, length: headerSize + payloadCount, to: &buffer)
         appendBigEndian(fileIndex, to: &buffer)
         appendBigEndian(UInt32(truncatingIfNeeded: offset >> 32), to: &buffer)
         appendBigEndian(UInt32(truncatingIfNeeded: offset), to: &buffer)
         buffer.append(encoding.wireValue)
         if case .zstd(let rawLength) = encoding { appendBigEndian(rawLength, to: &buffer) }
-        buffer.append(contentsOf: bytes)
     }
 
     /// Appends a FILE_END frame.

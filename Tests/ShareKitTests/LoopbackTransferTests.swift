@@ -61,6 +61,19 @@ import Glibc
         #expect(report.files.first?.sha256 == hexDigest(of: landed))
     }
 
+    @Test func sendsALargeFileOfAnUnalignedSizeIntact() throws {
+        // Large files are written past the page cache in whole blocks; this one ends mid-block.
+        let dir = TemporaryDirectory("large-unaligned")
+        let harness = try ReceiverHarness(in: dir)
+        let size = (9 << 20) + 4099
+        FileTree.writeFile(dir.at("video.mkv"), size: size, seed: 7)
+        let report = try TestSender(in: dir).send([dir.at("video.mkv")], to: harness)
+        #expect(report.bytes == UInt64(size))
+        let landed = harness.destination + "/video.mkv"
+        #expect(FileManager.default.contents(atPath: landed)?.count == size)
+        #expect(hexDigest(of: landed) == hexDigest(of: dir.at("video.mkv")))
+    }
+
     @Test func sendsABundleOfAThousandNestedFilesWithAnEmptyFolder() throws {
         let dir = TemporaryDirectory("bundle")
         let harness = try ReceiverHarness(in: dir)

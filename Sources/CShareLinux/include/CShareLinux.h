@@ -28,6 +28,15 @@ int CShareLinux_syncfs(int fd);
 /// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: start writeback of a range without waiting.
 int CShareLinux_start_writeback(int fd, int64_t offset, int64_t length);
 
+/// fcntl(2) F_SETFL: turns O_DIRECT on (`on` 1) or off for the open file `fd`, so its writes go
+/// straight to the device instead of through the page cache. Returns 0, or -1 with errno set
+/// (EINVAL: the filesystem cannot do it).
+int CShareLinux_set_direct_io(int fd, int on);
+
+/// The name the kernel shows for the calling thread (/proc/self/task/TID/comm; at most 15 bytes
+/// are kept). Returns 0, or an error number.
+int CShareLinux_name_thread(const char *_Nonnull name);
+
 /// pipe2(2) with O_CLOEXEC: both ends close on exec, with no window for another thread's spawn.
 int CShareLinux_pipe_cloexec(int fds[_Nonnull 2]);
 

@@ -1,10 +1,15 @@
 import Foundation
+import ShareSystem
 
 /// Runs blocking work on a dedicated thread, never on Swift's cooperative pool.
 enum BlockingWork {
-    /// Starts `body` on a new thread named `name`.
+    /// Starts `body` on a new thread named `name` (the kernel keeps its first 15 bytes, which
+    /// `top -H`, `perf` and the benchmark's busiest threads show).
     static func start(_ name: String, stackSize: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
+        let thread = Thread {
+            LinuxCalls.nameThisThread(name)
+            body()
+        }
         thread.name = name
         thread.stackSize = stackSize
         thread.start()

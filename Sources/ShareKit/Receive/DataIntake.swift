@@ -30,15 +30,18 @@ final class DataIntake {
     }
 
     /// The offer was accepted: data may come from now on, into `staging` from the files it holds
-    /// already (`held`), or, for an offer committed before, into nothing.
+    /// already (`held`), or, for an offer committed before, into nothing. The disk thread gives each
+    /// payload's array back to `payloadBuffers` once written.
     func begin(
-        _ offer: IncomingOffer, staging: StagingArea?, held: [HeldFile] = [], completedBefore: CompletedOffer? = nil
+        _ offer: IncomingOffer, staging: StagingArea?, held: [HeldFile] = [], completedBefore: CompletedOffer? = nil,
+        payloadBuffers: PayloadBuffers? = nil
     ) {
         self.offer = offer
         self.completedBefore = completedBefore
         if let staging {
             let writer = FileWriter(
-                staging: staging, manifest: offer.manifest, held: held, budget: configuration.writerQueueBudget)
+                staging: staging, manifest: offer.manifest, held: held, budget: configuration.writerQueueBudget,
+                payloadBuffers: payloadBuffers)
             writer.start()
             self.writer = writer
         }

@@ -2,6 +2,7 @@ import ShareSystem
 import Foundation
 import ShareDocuments
 import ShareTLS
+import ShareWire
 import Synchronization
 
 #if canImport(Glibc)
@@ -73,10 +74,14 @@ final class FileWriter: Sendable {
     // The staging area and manifest are used by the disk thread only, between `start` and `finish`.
     nonisolated(unsafe) private let staging: StagingArea
     private let manifest: Manifest
+    /// Where written arrays go back for the connection's next payloads.
+    private let payloadBuffers: PayloadBuffers?
 
     init(
-        staging: StagingArea, manifest: Manifest, held: [HeldFile] = [], budget: WriterQueueBudget = WriterQueueBudget()
+        staging: StagingArea, manifest: Manifest, held: [HeldFile] = [], budget: WriterQueueBudget = WriterQueueBudget(),
+        payloadBuffers: PayloadBuffers? = nil
     ) {
+        self.payloadBuffers = payloadBuffers
         self.budget = budget
         self.account = budget.open()
         self.staging = staging
@@ -194,10 +199,13 @@ final class FileWriter: Sendable {
         // Whether this disk thread hashes the current file (the network thread hashes small ones).
         var hashing = true
         var hasFinalMode = false
-        var fileBytes: Int64 = 0
-        var flushedUpTo: Int64 = 0
+        var output = FileOutput()
         defer {
-            if fd >= 0 { Glibc.close(fd) }
+            if fd >= 0 {
+                // What was handed over is written (a kept transfer continues after it).
+                _ = output.finish()
+                Glibc.close(fd)
+            }
             // What is still queued is dropped or was written: the budget gets all of it back.
             budget.close(account)
             done.signal()
@@ -206,9 +214,15 @@ final class FileWriter: Sendable {
             state.withLock { if $0.failure == nil { $0.failure = failure } }
             queue.cancel()
         }
-        while let batch = queue.pop() {
-            defer { budget.give(batch.cost, from: account) }
-            for operation in batch.operations {
+        while let (operations, cost) = queue.pop() {
+            defer { budget.give(cost, from: account) }
+            // The arrays written in this batch, given back once nothing else here holds them.
+            var written: [[UInt8]] = []
+            defer {
+                _ = consume operations
+                while let array = written.popLast() { payloadBuffers?.giveBack(array) }
+            }
+            for operation in operations {
             switch operation {
             case .open(let index, let offset, let hashed):
                 let current = manifest.entries[manifest.fileEntryIndices[index]]
@@ -226,24 +240,19 @@ final class FileWriter: Sendable {
                 entry = current
                 hashing = !hashed
                 if hashing { hasher = continued?.hasher ?? SHA256() }
-                fileBytes = Int64(offset)
-                flushedUpTo = Int64(offset)
+                output.open(fd, size: current.size, offset: offset)
             case .write(let bytes):
                 guard fd >= 0, let current = entry else { continue }
                 let problem = bytes.withUnsafeBytes { buffer in
                     if hashing { hasher.update(buffer) }
-                    return POSIX.writeAll(fd, buffer)
+                    return output.write(buffer)
                 }
                 if let problem {
                     fail(.storage(.storageFailed(operation: "writing", path: current.path, reason: POSIX.errorText(problem))))
                     return
                 }
-                fileBytes += Int64(bytes.count)
                 state.withLock { $0.written += Int64(bytes.count) }
-                if fileBytes - flushedUpTo >= Self.writebackInterval {
-                    _ = LinuxCalls.startWriteback(fd, offset: flushedUpTo, length: fileBytes - flushedUpTo)
-                    flushedUpTo = fileBytes
-                }
+                if payloadBuffers != nil { written.append(bytes) }
             case .close(_, let expected, let hashedDigest):
                 guard let current = entry else { continue }
                 let digest: [UInt8]
@@ -258,6 +267,10 @@ final class FileWriter: Sendable {
                 }
                 if let expected, digest != expected {
                     fail(.hashMismatch(path: current.path))
+                    return
+                }
+                if let problem = output.finish() {
+                    fail(.storage(.storageFailed(operation: "writing", path: current.path, reason: POSIX.errorText(problem))))
                     return
                 }
                 do {

@@ -375,7 +375,7 @@ struct IncomingTransfer {
             data.begin(offer, staging: nil, completedBefore: record)
             return session.decided(accepted, have: have)
         case .staged(let staging, let held, let have):
-            data.begin(offer, staging: staging, held: held)
+            data.begin(offer, staging: staging, held: held, payloadBuffers: connection.payloadBuffers)
             // While the sender's user still compares the code, wait as long as a person may take.
             let verifyPending = session.showsCode && session.senderVerification == nil
             setTimeouts(receive: verifyPending ? configuration.promptTimeout : configuration.idleTimeout)
