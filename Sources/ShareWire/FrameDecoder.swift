@@ -3,7 +3,9 @@ public import ShareDocuments
 /// Turns a byte stream into frames, in any chunking (docs/PROTOCOL.md §3).
 ///
 /// Feed it bytes as they arrive (``append(_:)`` or, without a copy, ``readInto(minimumSpace:_:)``)
-/// and take frames with ``next()`` until it returns nil. A header is checked as soon as its five
+/// and take frames with ``next()`` until it returns nil. The payload of a large DATA frame
+/// (``directPayloadMinimum`` bytes or more) is read straight into the array the frame will carry,
+/// once its header was checked: its bytes are copied once, not into the buffer and then out again. A header is checked as soon as its five
 /// bytes are buffered: an unknown type or a length above the type's limit throws before the payload
 /// is awaited or any space is reserved for it. At end of stream call ``finish()``: bytes left over
 /// mean the peer stopped mid-frame.
@@ -11,6 +13,13 @@ public struct FrameDecoder: Sendable {
     private var storage: [UInt8]
     private var start = 0
     private var end = 0
+    /// The large DATA frame whose payload is being read into its own array: its header fields, the
+    /// array (of the payload's length) and how much of it has arrived.
+    private var payload: (fileIndex: UInt32, offset: UInt64, encoding: DataEncoding, bytes: [UInt8], filled: Int)?
+    /// The header bytes of that frame (counted as buffered until it is returned).
+    private var payloadHeaderSize = 0
+    /// DATA payloads of at least this many bytes are read straight into their own array.
+    public static let directPayloadMinimum = 64 << 10
     private let baseCapacity: Int
     /// The manifest limits applied to OFFER frames.
     public let limits: ManifestLimits
@@ -32,11 +41,12 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bytes received but not yet returned as frames.
-    public var bufferedByteCount: Int { end - start }
+    public var bufferedByteCount: Int { end - start + (payload.map { payloadHeaderSize + $0.filled } ?? 0) }
 
     /// Whether a whole frame (or a header that ``next()`` will refuse) is buffered, so that
     /// ``next()`` returns or throws without more bytes.
     public var hasCompleteFrame: Bool {
+        if let payload { return payload.filled == payload.bytes.count }
         guard end - start >= FrameType.headerSize else { return false }
         var length = 0
         for index in (start + 1)..<(start + 5) { length = length << 8 | Int(storage[index]) }
@@ -46,6 +56,15 @@ public struct FrameDecoder: Sendable {
 
     /// Adds received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        var bytes = bytes
+        if payload != nil {
+            let taken = fillPayload { target in
+                let count = min(target.count, bytes.count)
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+                return count
+            }
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[taken...])
+        }
         guard bytes.count > 0 else { return }
         reserveTail(bytes.count)
         storage.withUnsafeMutableBytes { target in
@@ -69,6 +88,22 @@ public struct FrameDecoder: Sendable {
     public mutating func readInto<E: Error>(
         minimumSpace: Int, _ body: (UnsafeMutableRawBufferPointer) throws(E) -> Int
     ) throws(E) -> Int {
+        if let payload, payload.filled < payload.bytes.count {
+            // The rest of a large payload goes straight into its array (at most that much is read).
+            var result: Result<Int, E> = .success(0)
+            _ = fillPayload { target in
+                do throws(E) {
+                    let count = try body(target)
+                    precondition(count >= 0 && count <= target.count, "readInto body reported an impossible count")
+                    result = .success(count)
+                    return count
+                } catch {
+                    result = .failure(error)
+                    return 0
+                }
+            }
+            return try result.get()
+        }
         reserveTail(minimumSpace)
         let offset = end
         let result: Result<Int, E> = storage.withUnsafeMutableBytes { buffer in
@@ -84,13 +119,22 @@ public struct FrameDecoder: Sendable {
     /// Returns the next complete frame, or nil when more bytes are needed.
     /// - Throws: ``WireError`` for an unknown type, an oversized length or a malformed payload.
     public mutating func next() throws(WireError) -> Frame? {
+        if let current = payload {
+            guard current.filled == current.bytes.count else { return nil }
+            payload = nil
+            return .data(
+                DataChunk(fileIndex: current.fileIndex, offset: current.offset, encoding: current.encoding, bytes: current.bytes))
+        }
         guard end - start >= FrameType.headerSize else { return nil }
         guard let type = FrameType(rawValue: storage[start]) else { throw .unknownFrameType(storage[start]) }
         var length = 0
         for index in (start + 1)..<(start + 5) { length = length << 8 | Int(storage[index]) }
         if length > type.maxPayload { throw .frameTooLarge(type, length: length, limit: type.maxPayload) }
         let frameEnd = start + FrameType.headerSize + length
-        guard frameEnd <= end else { return nil }
+        guard frameEnd <= end else {
+            if type == .data, length >= Self.directPayloadMinimum { try startPayload(length: length) }
+            return nil
+        }
         let payload = storage[(start + FrameType.headerSize)..<frameEnd]
         let frame = try parse(type, payload)
         start = frameEnd
@@ -104,7 +148,57 @@ public struct FrameDecoder: Sendable {
 
     /// Call at end of stream: throws ``WireError/truncated(bufferedBytes:)`` if a frame was cut off.
     public func finish() throws(WireError) {
-        if end > start { throw .truncated(bufferedBytes: end - start) }
+        if bufferedByteCount > 0 { throw .truncated(bufferedBytes: bufferedByteCount) }
+    }
+
+    /// Once the header of an incomplete large DATA frame (`length` bytes of payload) is buffered:
+    /// checks it, moves the payload bytes buffered so far into the frame's own array, and reads the
+    /// rest there (``readInto(minimumSpace:_:)``).
+    private mutating func startPayload(length: Int) throws(WireError) {
+        let fieldsStart = start + FrameType.headerSize
+        guard end - fieldsStart >= 13 else { return }
+        var reader = ByteReader(storage[fieldsStart..<end], frameType: .data)
+        let fileIndex = try reader.u32()
+        let offset = try reader.u64()
+        let encoding: DataEncoding
+        switch try reader.u8() {
+        case 0: encoding = .raw
+        case 1:
+            guard end - fieldsStart >= 17 else { return }
+            let rawLength = try reader.u32()
+            if rawLength == 0 || Int(rawLength) > FrameType.maxDataBytes {
+                throw .malformed(.data, "a compressed length of \(rawLength) bytes (1 ... \(FrameType.maxDataBytes))")
+            }
+            encoding = .zstd(rawLength: rawLength)
+        case let raw: throw .malformed(.data, "unknown encoding \(raw)")
+        }
+        let fieldsSize = end - fieldsStart - reader.remaining
+        let count = length - fieldsSize
+        if count > FrameType.maxDataBytes { throw .malformed(.data, "\(count) payload bytes") }
+        var bytes = payloadBuffers?.array(count: count) ?? [UInt8](repeating: 0, count: count)
+        let buffered = end - fieldsStart - fieldsSize
+        storage.withUnsafeBytes { source in
+            bytes.withUnsafeMutableBytes { target in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(fieldsStart + fieldsSize)..<end]))
+            }
+        }
+        payload = (fileIndex, offset, encoding, bytes, buffered)
+        payloadHeaderSize = FrameType.headerSize + fieldsSize
+        start = 0
+        end = 0
+    }
+
+    /// Lets `body` write into the rest of the large payload being read; returns what it wrote.
+    private mutating func fillPayload(_ body: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        guard var current = payload else { return 0 }
+        payload = nil    // the array stays uniquely referenced while it is written
+        let filled = current.filled
+        let count = current.bytes.withUnsafeMutableBytes { target in
+            body(UnsafeMutableRawBufferPointer(rebasing: target[filled...]))
+        }
+        current.filled += count
+        payload = current
+        return count
     }
 
     private mutating func reserveTail(_ count: Int) {

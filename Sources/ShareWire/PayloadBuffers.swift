@@ -30,6 +30,18 @@ public final class PayloadBuffers: Sendable {
         return array
     }
 
+    /// An array of `count` bytes to read a payload into (what it holds is to be overwritten): one
+    /// given back, resized, or a new one.
+    func array(count: Int) -> [UInt8] {
+        guard var array = spare.withLock({ $0.popLast() }) else { return [UInt8](repeating: 0, count: count) }
+        if array.count > count {
+            array.removeLast(array.count - count)
+        } else if array.count < count {
+            array.append(contentsOf: repeatElement(0, count: count - array.count))
+        }
+        return array
+    }
+
     /// Gives `array` back for a later payload (dropped when ``limit`` arrays already wait, or when it
     /// is smaller than a full payload and so would be reallocated anyway).
     public func giveBack(_ array: [UInt8]) {

@@ -66,6 +66,51 @@ import Testing
         #expect(decoded == Self.frames)
     }
 
+    @Test func readsLargePayloadsStraightIntoTheirArraysInOddReads() throws {
+        // Large DATA frames (raw and zstd-marked) between small frames, read in sizes that split
+        // headers, payloads and frames everywhere (byte by byte over payloads of the smallest size
+        // read this way, which keeps the test short).
+        func stream(largest: Int) -> (frames: [Frame], bytes: [UInt8]) {
+            var frames: [Frame] = []
+            for index in 0..<3 {
+                let count = index == 1 ? FrameDecoder.directPayloadMinimum : largest - index
+                let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+                let encoding: DataEncoding = index == 2 ? .zstd(rawLength: 9) : .raw
+                frames.append(
+                    .data(DataChunk(fileIndex: UInt32(index), offset: UInt64(index) << 33, encoding: encoding, bytes: bytes)))
+                frames.append(.fileEnd(fileIndex: UInt32(index), sha256: Array(repeating: UInt8(index), count: 32)))
+            }
+            return (frames, frames.flatMap(FrameEncoder.encode))
+        }
+        let small = stream(largest: FrameDecoder.directPayloadMinimum + 2)
+        let large = stream(largest: FrameType.maxDataBytes)
+        let runs: [(readSize: Int, stream: (frames: [Frame], bytes: [UInt8]))] = [
+            (1, small), (13, small), (4_099, large), (262_144, large), (4_194_304, large),
+        ]
+        for (readSize, (frames, bytes)) in runs {
+            var decoder = FrameDecoder(capacity: 64, payloadBuffers: PayloadBuffers())
+            var offset = 0
+            var decoded: [Frame] = []
+            while offset < bytes.count {
+                let count = decoder.readInto(minimumSpace: 1) { tail in
+                    let n = min(tail.count, bytes.count - offset, readSize)
+                    bytes[offset..<(offset + n)].withUnsafeBytes { tail.copyMemory(from: $0) }
+                    return n
+                }
+                offset += count
+                while let frame = try decoder.next() { decoded.append(frame) }
+            }
+            try decoder.finish()
+            #expect(decoded == frames, "read size \(readSize)")
+        }
+        let stream = large.bytes
+        // Cut inside a large payload: the stream ends mid-frame.
+        var decoder = FrameDecoder()
+        decoder.append(contentsOf: stream.prefix(100_000))
+        while try decoder.next() != nil {}
+        #expect(throws: WireError.truncated(bufferedBytes: 100_000)) { try decoder.finish() }
+    }
+
     @Test func refusesAnOversizedLengthFromTheHeaderAlone() {
         for type in FrameType.allCases {
             var decoder = FrameDecoder()
