@@ -18,6 +18,10 @@ public struct FrameDecoder: Sendable {
     private var payload: (fileIndex: UInt32, offset: UInt64, encoding: DataEncoding, bytes: [UInt8], filled: Int)?
     /// The header bytes of that frame (counted as buffered until it is returned).
     private var payloadHeaderSize = 0
+    /// Whether the last frame returned was a large DATA frame: the next is likely one too, so a read
+    /// into an empty buffer takes only a DATA header's worth, and the payload after it goes straight
+    /// to its array instead of through the buffer.
+    private var followsLargePayload = false
     /// DATA payloads of at least this many bytes are read straight into their own array.
     public static let directPayloadMinimum = 64 << 10
     private let baseCapacity: Int
@@ -106,8 +110,10 @@ public struct FrameDecoder: Sendable {
         }
         reserveTail(minimumSpace)
         let offset = end
+        let tailEnd =
+            followsLargePayload && start == end ? min(storage.count, offset + FrameType.headerSize + 17) : storage.count
         let result: Result<Int, E> = storage.withUnsafeMutableBytes { buffer in
-            let tail = UnsafeMutableRawBufferPointer(rebasing: buffer[offset...])
+            let tail = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<tailEnd])
             do throws(E) { return .success(try body(tail)) } catch { return .failure(error) }
         }
         let count = try result.get()
@@ -122,6 +128,7 @@ public struct FrameDecoder: Sendable {
         if let current = payload {
             guard current.filled == current.bytes.count else { return nil }
             payload = nil
+            followsLargePayload = true
             return .data(
                 DataChunk(fileIndex: current.fileIndex, offset: current.offset, encoding: current.encoding, bytes: current.bytes))
         }
@@ -137,6 +144,7 @@ public struct FrameDecoder: Sendable {
         }
         let payload = storage[(start + FrameType.headerSize)..<frameEnd]
         let frame = try parse(type, payload)
+        followsLargePayload = false
         start = frameEnd
         if start == end {
             start = 0
