@@ -209,8 +209,10 @@ run_share() {
         input=$SRC/tree expected_files=$TREE_FILES expected_bytes=$TREE_BYTES
     fi
     sync
-    SHARE_CONFIG_DIR=$WORK/id-receiver python3 "$THREADS" "$rtime.threads" share -- \
-        timeout $STEP_TIMEOUT /usr/bin/time -v -o "$rtime" \
+    # Each thread's CPU (thread-cpu.py), for the large files.
+    local watch=()
+    [ "$workload" = file ] || [ "$workload" = half ] && watch=(python3 "$THREADS" "$rtime.threads" share --)
+    SHARE_CONFIG_DIR=$WORK/id-receiver "${watch[@]}" timeout $STEP_TIMEOUT /usr/bin/time -v -o "$rtime" \
         "$SHARE" receive --port 0 --dir "$dest" --accept all --once --json > "$log" 2> "$log.err" &
     SERVER_PID=$!
     for _ in $(seq 500); do
@@ -224,9 +226,18 @@ run_share() {
     dirty=$(dirty_mib)
     t0=$(now)
     local sender_status=0
-    SHARE_CONFIG_DIR=$WORK/id-sender run_client python3 "$THREADS" "$stime.threads" share -- \
-        timeout $STEP_TIMEOUT /usr/bin/time -v -o "$stime" \
-        "$SHARE" send "$input" --to "127.0.0.1:$port" --json > "$slog" 2> "$slog.err" || sender_status=$?
+    # The sender's threads are watched from beside it, so its start is not delayed (large files only).
+    SHARE_CONFIG_DIR=$WORK/id-sender timeout $STEP_TIMEOUT /usr/bin/time -v -o "$stime" \
+        "$SHARE" send "$input" --to "127.0.0.1:$port" --json > "$slog" 2> "$slog.err" &
+    CLIENT_PID=$!
+    local sampler=
+    if [ "$workload" = file ] || [ "$workload" = half ]; then
+        python3 "$THREADS" "$stime.threads" share --attach "$CLIENT_PID" &
+        sampler=$!
+    fi
+    wait "$CLIENT_PID" || sender_status=$?
+    CLIENT_PID=
+    [ -n "$sampler" ] && wait "$sampler"
     t1=$(now)
     wait "$SERVER_PID" || true
     SERVER_PID=

@@ -2,10 +2,12 @@
 """CPU seconds of each thread of a program, for `make bench` (docs/PERFORMANCE.md).
 
     thread-cpu.py OUT NAME -- COMMAND [ARGS...]
+    thread-cpu.py OUT NAME --attach PID
 
-Runs COMMAND, finds the process named NAME among it and its descendants (COMMAND may be a
-wrapper such as `timeout` or `/usr/bin/time`), and reads /proc/PID/task/*/stat every INTERVAL
-seconds (default 0.02) until that process has ended. Writes to OUT one line per thread that used
+Runs COMMAND (or watches the running process PID, so that the program's start is not delayed by
+this one's), finds the process named NAME among it and its descendants (COMMAND may be a wrapper
+such as `timeout` or `/usr/bin/time`), and reads /proc/PID/task/*/stat every INTERVAL seconds
+(default 0.02) until that process has ended. Writes to OUT one line per thread that used
 any CPU, `seconds tid name`, the busiest first, after a `seconds total process` line (the
 process's own CPU time at the last read). A thread's time is the last value read while it lived,
 so a thread that ended between two reads loses at most one interval. Exits with COMMAND's status.
@@ -56,13 +58,25 @@ def find(root, name):
 
 def main():
     out, name = sys.argv[1], sys.argv[2]
-    command = sys.argv[sys.argv.index("--") + 1:]
     interval = float(os.environ.get("INTERVAL", "0.02"))
-    child = subprocess.Popen(command)
+    if sys.argv[3] == "--attach":
+        root, child = int(sys.argv[4]), None
+    else:
+        child = subprocess.Popen(sys.argv[sys.argv.index("--") + 1:])
+        root = child.pid
+
+    def running():
+        if child is not None:
+            return child.poll() is None
+        try:
+            return stat_fields(f"/proc/{root}/stat")[1][0] not in ("Z", "X")
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            return False
+
     pid, threads, total = None, {}, 0.0
-    while child.poll() is None:
+    while running() and pid != -1:
         if pid is None:
-            pid = find(child.pid, name)
+            pid = find(root, name)
         if pid is not None and pid > 0:
             try:
                 state_and_more = stat_fields(f"/proc/{pid}/stat")[1]
@@ -84,7 +98,7 @@ def main():
         for seconds, tid, thread_name in rows:
             if seconds > 0:
                 result.write(f"{seconds:.2f} {tid} {thread_name}\n")
-    sys.exit(child.returncode)
+    sys.exit(child.wait() if child is not None else 0)
 
 
 main()
