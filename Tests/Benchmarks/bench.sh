@@ -453,9 +453,10 @@ verdict() { if [ "$1" = 1 ]; then echo "met"; else echo "MISSED"; fi; }
 
 # One table row: label, workload, tool, column (4 as-is, 5 durable), durable?
 file_row() {
-    local seconds
+    local seconds bytes=$BIG_BYTES
+    [ "$2" = half ] && bytes=$HALF_BYTES
     seconds=$(median "$2" "$3" "$4")
-    printf '| %-42s | %7s | %5s | %-7s | %-20s |\n' "$1" "$seconds" "$(mbps "$BIG_BYTES" "$seconds")" "$5" \
+    printf '| %-42s | %7s | %5s | %-7s | %-20s |\n' "$1" "$seconds" "$(mbps "$bytes" "$seconds")" "$5" \
         "$(all_rounds "$2" "$3" "$4")"
 }
 tree_row() {
