@@ -271,6 +271,11 @@ import Testing
         #expect(adaptive.awaitsVerdict)
         adaptive.update(stretch(queued: 600 << 10))
         #expect(adaptive.awaitsVerdict, "one full socket is no verdict")
+        // Small files: stretches that wrote nothing see the same full socket again.
+        var small = stretch(queued: 600 << 10)
+        small.wireBytes = 0
+        for _ in 0..<3 { adaptive.update(small) }
+        #expect(adaptive.awaitsVerdict, "no write since: still no verdict")
         #expect(adaptive.update(stretch(queued: 0)) == .raw)
         #expect(!adaptive.awaitsVerdict)
         // Where the kernel does not tell the socket's queue, a receiver on this machine gets raw bytes.

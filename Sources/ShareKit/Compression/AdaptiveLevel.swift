@@ -22,7 +22,7 @@
 /// every chunk a stretch until then, and sends it raw) once ``CompressionSettings/verdictWireBytes``
 /// are written: when the socket then holds at most ``CompressionSettings/nearQueueBytes``
 /// unacknowledged, the receiver takes the bytes as fast as they are written and the send goes
-/// raw; when it holds at least ``CompressionSettings/farQueueBytes`` after two stretches in a row,
+/// raw; when it holds at least ``CompressionSettings/farQueueBytes`` after two writes in a row,
 /// the bytes wait for a slower link and the send compresses as to a distant receiver, keeping its
 /// level while that many bytes wait. (Waiting for the writes to slow down would come too late: a
 /// tunnel's buffers take megabytes at memory speed.) Either way the receiver shares this
@@ -200,9 +200,14 @@ public struct AdaptiveLevel: Sendable {
             choice = .raw
             return choice
         }
-        // Far only when two stretches in a row say so: a receiver next door that was slow to read
-        // once empties its socket by the next one, a link that is slower does not.
-        strikes = queued >= settings.farQueueBytes ? strikes + 1 : 0
+        // Far only when two stretches in a row that wrote bytes say so: a receiver next door that
+        // was slow to read once empties its socket by the next write, a link that is slower does
+        // not. (Small files make stretches of microseconds, many of them between two writes.)
+        if queued < settings.farQueueBytes {
+            strikes = 0
+        } else if measurement.wireBytes > 0 {
+            strikes += 1
+        }
         if strikes >= Self.patience {
             awaitsVerdict = false
             strikes = 0
