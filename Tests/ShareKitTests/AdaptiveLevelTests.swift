@@ -78,10 +78,11 @@ import Testing
     }
 
     /// Runs `stretches` stretches; returns the file bytes per second over the last `tail` and every choice made.
-    static func run(_ send: inout SimulatedSend, stretches: Int = 120, tail: Int = 30, settings: CompressionSettings = CompressionSettings())
-        -> (rate: Double, choices: [AdaptiveLevel.Choice])
-    {
-        var adaptive = AdaptiveLevel(settings: settings)
+    static func run(
+        _ send: inout SimulatedSend, stretches: Int = 120, tail: Int = 30, settings: CompressionSettings = CompressionSettings(),
+        receiverOnThisMachine: Bool = false
+    ) -> (rate: Double, choices: [AdaptiveLevel.Choice]) {
+        var adaptive = AdaptiveLevel(settings: settings, receiverOnThisMachine: receiverOnThisMachine)
         var choices: [AdaptiveLevel.Choice] = []
         var seconds = 0.0
         for index in 0..<stretches {
@@ -227,5 +228,78 @@ import Testing
         var fast = SimulatedSend(linkBytesPerSecond: 400e6)
         let choices = slow + Self.run(&fast, stretches: 40, settings: settings).choices
         for case .level(let level) in choices { #expect((-2...4).contains(level) && level != 0, "\(level)") }
+    }
+
+    // A receiver on this machine: reached at a loopback address, it may be a process next door
+    // (its drain is a memory copy and its CPU is the sender's) or the end of an `ssh -L` tunnel to
+    // a distant machine (its drain is the distant link). Before, it always got raw bytes.
+
+    @Test func aTunnelToThisMachineOverASlowLinkCompressesFromTheStart() {
+        // 100 Mbit/s behind 127.0.0.1: the bytes pile up in the socket from the first stretch.
+        var send = SimulatedSend(linkBytesPerSecond: 12.5e6)
+        send.reportsQueue = true
+        let raw = send.rate(seconds: 0, ratio: 1)
+        let (rate, choices) = Self.run(&send, receiverOnThisMachine: true)
+        #expect(!choices.contains(.raw), "\(choices.prefix(20))")
+        #expect(rate >= 2 * raw, "\(Int(rate / 1e6)) MB/s, raw \(Int(raw / 1e6)) MB/s")
+    }
+
+    @Test(arguments: [400e6, 1e9, 10e9])
+    func aReceiverNextDoorThatKeepsUpGetsRawBytes(_ drain: Double) {
+        // The drain of a plain loopback: the receiver takes 400 MB/s or more, and the socket holds
+        // nothing when the next stretch is ready. A distant 400 MB/s receiver is worth compressing to.
+        var distant = SimulatedSend(linkBytesPerSecond: drain)
+        distant.reportsQueue = true
+        var send = distant
+        if drain == 400e6 {
+            #expect(Self.run(&distant).choices.last != .raw, "a distant 400 MB/s receiver gets compressed bytes")
+        }
+        // Judged once 1 MiB went out: after the first stretch (0.5 MiB of compressed bytes here;
+        // the compressor sends the stretches before the verdict raw).
+        let (_, choices) = Self.run(&send, receiverOnThisMachine: true)
+        #expect(choices.dropFirst().allSatisfy { $0 == .raw }, "\(choices.prefix(20))")
+    }
+
+    @Test func aReceiverNextDoorThatWasSlowToReadOnceIsNotTakenForATunnel() {
+        var adaptive = AdaptiveLevel(settings: CompressionSettings(), receiverOnThisMachine: true)
+        func stretch(queued: Int?) -> AdaptiveLevel.Measurement {
+            AdaptiveLevel.Measurement(
+                level: 3, fileBytes: 1 << 20, sourceTime: .milliseconds(1), compressedInput: 1 << 20,
+                compressedOutput: 1 << 18, compressionTime: .milliseconds(4), wireBytes: 1 << 20,
+                writeTime: .milliseconds(1), queuedBytes: queued)
+        }
+        #expect(adaptive.awaitsVerdict)
+        adaptive.update(stretch(queued: 600 << 10))
+        #expect(adaptive.awaitsVerdict, "one full socket is no verdict")
+        // Small files: stretches that wrote nothing see the same full socket again.
+        var small = stretch(queued: 600 << 10)
+        small.wireBytes = 0
+        for _ in 0..<3 { adaptive.update(small) }
+        #expect(adaptive.awaitsVerdict, "no write since: still no verdict")
+        #expect(adaptive.update(stretch(queued: 0)) == .raw)
+        #expect(!adaptive.awaitsVerdict)
+        // Where the kernel does not tell the socket's queue, a receiver on this machine gets raw bytes.
+        var unknown = AdaptiveLevel(settings: CompressionSettings(), receiverOnThisMachine: true)
+        #expect(unknown.update(stretch(queued: nil)) == .raw)
+    }
+
+    @Test(arguments: [(0.0, true), (4e-9, false)])
+    func theReceiversDecompressionCountsAgainstCompressingOnThisMachine(_ decompression: Double, _ compresses: Bool) {
+        // A receiver next door that keeps up gets raw bytes; then its drain slows to 40 MB/s
+        // (25 ns per byte). A probe at level 3 (reading 0.8 ns, zstd 4 ns, a ratio of 0.26) costs
+        // 11.3 ns per byte in all, under half of raw's, enough to compress again; unless
+        // decompressing takes the receiver 4 ns per byte more on the same CPUs.
+        var settings = CompressionSettings()
+        settings.decompressionSeconds = decompression
+        var adaptive = AdaptiveLevel(settings: settings, receiverOnThisMachine: true)
+        var fast = SimulatedSend(linkBytesPerSecond: 10e9)
+        fast.reportsQueue = true
+        for _ in 0..<10 { adaptive.update(fast.run(adaptive.choice, probeLevel: adaptive.probeLevel).0) }
+        #expect(adaptive.choice == .raw)
+        var slow = SimulatedSend(linkBytesPerSecond: 40e6)
+        slow.socketBuffer = 0
+        var choices: [AdaptiveLevel.Choice] = []
+        for _ in 0..<40 { choices.append(adaptive.update(slow.run(adaptive.choice, probeLevel: adaptive.probeLevel).0)) }
+        #expect(choices.contains { $0 != .raw } == compresses, "\(choices.prefix(20))")
     }
 }

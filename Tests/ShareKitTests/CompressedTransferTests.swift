@@ -18,7 +18,7 @@ import TypeRegistry
     /// never compresses to.
     static let steady: CompressionSettings = {
         var settings = CompressionSettings(decisionBytes: .max)
-        settings.rawToThisMachine = false
+        settings.thisMachineAsDistant = true
         return settings
     }()
 

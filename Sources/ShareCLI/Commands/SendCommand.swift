@@ -295,7 +295,7 @@ struct SendCommand: ShareCommand {
                 options.sharedSource = source
                 options.compression = noCompress || node.settings.compression == false ? .off : CompressionSettings()
                 // Tests and benchmarks of compression run sender and receiver on one machine (README: Compression).
-                options.compression.rawToThisMachine = console.environment["SHARE_COMPRESS_THIS_MACHINE"] != "1"
+                options.compression.thisMachineAsDistant = console.environment["SHARE_COMPRESS_THIS_MACHINE"] == "1"
                 options.compressedTypes = CompressedTypes(registry: registry)
                 if let stall = EnvironmentWaits(console.environment).stall { options.idleTimeout = stall }
                 let single = destinations.count == 1

@@ -14,6 +14,25 @@
 /// only as it was measured: while preparing is the bottleneck the socket never fills and `w` is
 /// just the cost of encrypting, so the `w` of raw bytes is remembered apart, from the last time
 /// raw bytes were sent.
+///
+/// A receiver on this machine (a loopback address, or the machine's own) may be a process next
+/// door, whose "link" is a memory copy, or the end of an `ssh -L` tunnel to a distant machine,
+/// where compression pays most: the address does not tell, the connection's drain does. Such a
+/// send starts at `settings.startLevel` and is judged stretch by stretch (the compressor makes
+/// every chunk a stretch until then, and sends it raw) once ``CompressionSettings/verdictWireBytes``
+/// are written: when the socket then holds at most ``CompressionSettings/nearQueueBytes``
+/// unacknowledged, the receiver takes the bytes as fast as they are written and the send goes
+/// raw; when it holds at least ``CompressionSettings/farQueueBytes`` after two writes in a row,
+/// the bytes wait for a slower link and the send compresses as to a distant receiver, keeping its
+/// level while that many bytes wait. (Waiting for the writes to slow down would come too late: a
+/// tunnel's buffers take megabytes at memory speed.) Either way the receiver shares this
+/// machine's CPUs: it spends `d` seconds per file byte decompressing
+/// (``CompressionSettings/decompressionSeconds``), and the "network" is mostly its own work, so
+/// nothing overlaps: compressing costs `s + φ·(c + d) + w · (φ·r + 1 − φ)` per file byte against
+/// raw's `max(s, w)`, and must save ``CompressionSettings/thisMachineGain`` of raw's time, not
+/// ``CompressionSettings/requiredGain``, to start or to go on. So a raw send to this machine
+/// compresses again only when its raw bytes drain far slower than this machine compresses and
+/// decompresses them.
 public struct AdaptiveLevel: Sendable {
     /// What to do with the next chunks.
     public enum Choice: Sendable, Hashable {
@@ -89,19 +108,31 @@ public struct AdaptiveLevel: Sendable {
     private var wireBytes = 0
     private var warm = false
     private var strikes = 0
+    /// Whether the receiver runs on this machine's CPUs.
+    public let receiverOnThisMachine: Bool
+    /// Whether a receiver on this machine is still to be judged near (raw) or far.
+    public private(set) var awaitsVerdict: Bool
 
-    /// Starts at `settings.startLevel`.
-    public init(settings: CompressionSettings) {
+    /// Starts at `settings.startLevel`; with `receiverOnThisMachine` (the receiver shares this
+    /// machine's CPUs) judged first by how the connection drains.
+    public init(settings: CompressionSettings, receiverOnThisMachine: Bool = false) {
         self.settings = settings
+        self.receiverOnThisMachine = receiverOnThisMachine
+        awaitsVerdict = receiverOnThisMachine
         choice = .level(settings.startLevel)
     }
 
-    /// The level a probe uses while compression is off: the fastest.
-    public var probeLevel: Int { settings.levels.lowerBound == 0 ? 1 : settings.levels.lowerBound }
+    /// The level a probe uses while compression is off: the fastest; to a receiver on this
+    /// machine the starting level, whose ratio is the one a tunnel's transfer would get.
+    public var probeLevel: Int {
+        if receiverOnThisMachine { return settings.startLevel }
+        return settings.levels.lowerBound == 0 ? 1 : settings.levels.lowerBound
+    }
 
     /// Takes in one stretch's measurement and returns the choice for the next.
     @discardableResult
     public mutating func update(_ measurement: Measurement) -> Choice {
+        if awaitsVerdict { return judge(measurement) }
         // A stretch that began before the warm-up was over may have written into an empty socket
         // buffer: it may raise the level, never lower it, and the first stretch after it starts
         // the network's estimates afresh.
@@ -129,7 +160,7 @@ public struct AdaptiveLevel: Sendable {
         switch choice {
         case .raw:
             if warmedUp, let raw = rawCost(), let probe = cost(at: probeLevel, wireCost: rawWireCost),
-                max(probe.preparing, probe.writing) <= raw * (1 - settings.requiredGain)
+                pays(probe, against: raw)
             {
                 choice = .level(probeLevel)
                 strikes = 0
@@ -139,10 +170,14 @@ public struct AdaptiveLevel: Sendable {
             if writing > preparing * Self.networkBound && level < settings.levels.upperBound {
                 choice = .level(step(level, by: writing > preparing * Self.farOff ? 2 : 1))
                 strikes = 0
+            } else if receiverOnThisMachine, let queued = measurement.queuedBytes, queued >= settings.farQueueBytes {
+                // The bytes wait in the socket for a link slower than this machine: the writes
+                // only look fast while a tunnel's buffers fill.
+                strikes = 0
             } else if warmedUp && preparing > writing && level > settings.levels.lowerBound {
                 choice = .level(step(level, by: preparing > writing * Self.farOff ? -2 : -1))
                 strikes = 0
-            } else if warmedUp, let raw = rawCost(), max(preparing, writing) > raw * (1 - settings.requiredGain) {
+            } else if warmedUp, let raw = rawCost(), !pays((preparing, writing), against: raw) {
                 strikes += 1
                 if strikes >= Self.patience {
                     choice = .raw
@@ -155,12 +190,49 @@ public struct AdaptiveLevel: Sendable {
         return choice
     }
 
+    /// A receiver on this machine, before the verdict: raw once it takes everything as fast as it
+    /// is written (or when the kernel does not say), as to a distant one once bytes wait for it.
+    private mutating func judge(_ measurement: Measurement) -> Choice {
+        learn(measurement)
+        guard wireBytes >= settings.verdictWireBytes else { return choice }
+        guard let queued = measurement.queuedBytes, queued > settings.nearQueueBytes else {
+            awaitsVerdict = false
+            choice = .raw
+            return choice
+        }
+        // Far only when two stretches in a row that wrote bytes say so: a receiver next door that
+        // was slow to read once empties its socket by the next write, a link that is slower does
+        // not. (Small files make stretches of microseconds, many of them between two writes.)
+        if queued < settings.farQueueBytes {
+            strikes = 0
+        } else if measurement.wireBytes > 0 {
+            strikes += 1
+        }
+        if strikes >= Self.patience {
+            awaitsVerdict = false
+            strikes = 0
+        }
+        return choice
+    }
+
     /// The model's seconds per file byte for preparing and for writing at `level`, once known,
-    /// with the network taking `wireCost` seconds per wire byte.
+    /// with the network taking `wireCost` seconds per wire byte. Preparing includes the receiver's
+    /// decompression when the receiver shares this machine's CPUs.
     private func cost(at level: Int, wireCost: Double?) -> (preparing: Double, writing: Double)? {
         guard let cost = levelCosts[level], let w = wireCost else { return nil }
         let share = compressedShare
-        return (sourceCost + share * cost.seconds, w * (share * cost.ratio + 1 - share))
+        let decompressing = receiverOnThisMachine ? settings.decompressionSeconds : 0
+        return (sourceCost + share * (cost.seconds + decompressing), w * (share * cost.ratio + 1 - share))
+    }
+
+    /// Whether compressing at `cost` saves enough against raw's `raw` seconds per file byte: the
+    /// slower of preparing and writing, which overlap between two machines; their sum, which do
+    /// not on one machine's CPUs.
+    private func pays(_ cost: (preparing: Double, writing: Double), against raw: Double) -> Bool {
+        if receiverOnThisMachine {
+            return cost.preparing + cost.writing <= raw * (1 - settings.thisMachineGain)
+        }
+        return max(cost.preparing, cost.writing) <= raw * (1 - settings.requiredGain)
     }
 
     /// The model's seconds per file byte for raw bytes, once the network's cost is known.

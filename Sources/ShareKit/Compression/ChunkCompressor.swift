@@ -12,6 +12,9 @@ import Synchronization
 /// payload smaller goes raw. The level follows the link (``AdaptiveLevel``): it is reconsidered
 /// every ``CompressionSettings/decisionBytes`` from the time compression took and the time the
 /// network took to take the bytes, which the network thread reports to the shared ``LinkPace``.
+/// To a receiver on this machine every chunk is a stretch until the level has judged the
+/// receiver near or far; until then, and while it sends raw, what it compresses is measured and
+/// then sent raw, so that the receiver does not decompress unless the level says compressing pays.
 ///
 /// Meant for the thread that reads files, ahead of the network thread: call ``startFile(path:)``
 /// before each file's first chunk, then ``chunk(fileIndex:offset:bytes:sourceTime:)`` for each chunk in order.
@@ -52,11 +55,15 @@ public final class ChunkCompressor: Sendable {
     ///   - settings: levels and thresholds; with `isEnabled` false every chunk goes raw.
     ///   - types: which names are compressed already; nil to sample every file.
     ///   - pace: where the network thread reports its writes.
-    public init(settings: CompressionSettings = CompressionSettings(), types: CompressedTypes?, pace: LinkPace) {
+    ///   - receiverOnThisMachine: whether the receiver shares this machine's CPUs (``AdaptiveLevel``).
+    public init(
+        settings: CompressionSettings = CompressionSettings(), types: CompressedTypes?, pace: LinkPace,
+        receiverOnThisMachine: Bool = false
+    ) {
         self.settings = settings
         self.types = types
         self.pace = pace
-        let adaptive = AdaptiveLevel(settings: settings)
+        let adaptive = AdaptiveLevel(settings: settings, receiverOnThisMachine: receiverOnThisMachine)
         state = Mutex(State(adaptive: adaptive, statistics: CompressionStatistics(choice: adaptive.choice)))
     }
 
@@ -80,6 +87,9 @@ public final class ChunkCompressor: Sendable {
     public func chunk(fileIndex: UInt32, offset: UInt64, bytes: [UInt8], sourceTime: Duration = .zero) -> DataChunk {
         precondition(!bytes.isEmpty && bytes.count <= FrameType.maxDataBytes, "a chunk of \(bytes.count) bytes")
         return state.withLock { state in
+            // Until a receiver on this machine is judged, every chunk is a stretch, judged with the
+            // socket as it is when the next chunk is ready.
+            if state.adaptive.awaitsVerdict && state.window.fileBytes > 0 { decide(&state) }
             let level = level(for: bytes.count, offset: offset, state: &state)
             var chunk = DataChunk(fileIndex: fileIndex, offset: offset, bytes: bytes)
             if let level {
@@ -94,7 +104,9 @@ public final class ChunkCompressor: Sendable {
                     state.rawUntil = offset + UInt64(bytes.count) + settings.resampleBytes
                     state.statistics.samplesRefused += 1
                 }
-                if let frame { chunk = DataChunk(fileIndex: fileIndex, offset: offset, encoding: .zstd(rawLength: UInt32(bytes.count)), bytes: frame) }
+                let measuredOnly =
+                    state.adaptive.receiverOnThisMachine && (state.adaptive.awaitsVerdict || state.adaptive.choice == .raw)
+                if let frame, !measuredOnly { chunk = DataChunk(fileIndex: fileIndex, offset: offset, encoding: .zstd(rawLength: UInt32(bytes.count)), bytes: frame) }
             }
             if case .zstd = chunk.encoding { state.statistics.compressedChunks += 1 } else { state.statistics.rawChunks += 1 }
             state.statistics.fileBytes += UInt64(bytes.count)
@@ -133,7 +145,7 @@ public final class ChunkCompressor: Sendable {
         let now = pace.current
         state.window.wireBytes = now.bytes - state.paceMark.bytes
         state.window.writeTime = now.time - state.paceMark.time
-        state.window.queuedBytes = now.queued
+        state.window.queuedBytes = pace.unacknowledgedNow ?? now.queued
         state.adaptive.update(state.window)
         state.statistics.choice = state.adaptive.choice
         state.paceMark = now

@@ -31,10 +31,27 @@ public struct CompressionSettings: Sendable, Hashable {
     /// While compression is off, one chunk is compressed after this many file bytes to see whether
     /// the link has become slower than compression.
     public var probeBytes: Int
-    /// Whether a receiver on this machine (a loopback address, or this machine's own address) gets
-    /// raw DATA: between two processes of one machine the "link" is a memory copy that is always
-    /// faster than compressing and decompressing, which only take CPU from both sides.
-    public var rawToThisMachine = true
+    /// Seconds per file byte the receiver takes to decompress zstd, counted against compression
+    /// when the receiver is on this machine and so takes its CPU from the sender (``AdaptiveLevel``).
+    /// The default is zstd's decompression of source code on the machine of docs/PERFORMANCE.md,
+    /// 1.3-1.4 GB/s on one core (`zstd -b3`: 0.75 ns per byte), rounded up.
+    public var decompressionSeconds = 1.0e-9
+    /// A receiver on this machine is judged once this many wire bytes were written (more than a
+    /// tunnel takes in at once: the fault proxy's burst and socket buffer are about 400 KiB): raw
+    /// when the socket then holds at most ``nearQueueBytes`` unacknowledged, as a distant one from
+    /// ``farQueueBytes`` on (``AdaptiveLevel``); until then every chunk is a stretch.
+    public var verdictWireBytes = 1 << 20
+    public var nearQueueBytes = 32 << 10
+    public var farQueueBytes = 128 << 10
+    /// A receiver on this machine gets compressed data only when that makes sending at least this
+    /// fraction faster than raw by the model that counts both sides' CPU: only when the raw bytes
+    /// drain far slower than this machine compresses and decompresses (a tunnel to a distant
+    /// machine, not a plain loopback whose receiver keeps up).
+    public var thisMachineGain = 0.5
+    /// Whether a receiver on this machine (a loopback address, or this machine's own address) is
+    /// treated as a distant one: not judged by its drain, its decompression not counted. For
+    /// tests and benchmarks that compress to loopback anyway.
+    public var thisMachineAsDistant = false
 
     /// The defaults: levels -5 to 9, starting at 3.
     public init(

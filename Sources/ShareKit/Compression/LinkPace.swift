@@ -14,9 +14,17 @@ public final class LinkPace: Sendable {
     }
 
     private let totals = Mutex(Totals())
+    private let unacknowledged: (@Sendable () -> Int?)?
 
-    /// A pace with nothing reported.
-    public init() {}
+    /// A pace with nothing reported; `unacknowledged`, when given, tells the socket's
+    /// unacknowledged bytes at any moment (``unacknowledgedNow``).
+    public init(unacknowledged: (@Sendable () -> Int?)? = nil) {
+        self.unacknowledged = unacknowledged
+    }
+
+    /// The socket's unacknowledged bytes now, when the pace was given a way to know: unlike
+    /// ``Totals/queued``, sampled right after a write, it shows what the peer took since.
+    public var unacknowledgedNow: Int? { unacknowledged?() }
 
     /// Reports that the network took `bytes` bytes in `time`: call it around each call that
     /// writes (or may write) to the socket, with the bytes that call handed over, and the bytes

@@ -40,10 +40,14 @@ final class DataPump {
         self.options = options
         self.progress = progress
         started = .now
-        if zstd, !(options.compression.rawToThisMachine && connection.socket.peerIsThisMachine) {
-            let pace = LinkPace()
+        if zstd {
+            let socket = connection.socket
+            let pace = LinkPace(unacknowledged: { socket.unacknowledgedBytes })
             self.pace = pace
-            compressor = ChunkCompressor(settings: options.compression, types: options.compressedTypes, pace: pace)
+            let thisMachine = !options.compression.thisMachineAsDistant && connection.socket.peerIsThisMachine
+            compressor = ChunkCompressor(
+                settings: options.compression, types: options.compressedTypes, pace: pace,
+                receiverOnThisMachine: thisMachine)
         }
         reader = FileReader(prepared, have: have, compressor: compressor, shared: options.sharedSource)
         reader.start()

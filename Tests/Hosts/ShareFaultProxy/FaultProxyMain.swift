@@ -1,9 +1,10 @@
 // ShareFaultProxy: the fault lab's TCP proxy (ShareTestSupport's FaultProxy) as a process, for tests
 // across simulated hosts (Tests/Hosts/lan.sh run HOST ShareFaultProxy ...) and for benchmarks.
 //
-//   ShareFaultProxy --to HOST:PORT [--listen [ADDRESS:]PORT]
+//   ShareFaultProxy --to HOST:PORT [--listen [ADDRESS:]PORT] [--rate BYTES_PER_SECOND]
 //
-// Listens (default 0.0.0.0, a free port), prints {"event":"listening","address":...,"port":N}, then
+// --rate throttles every connection, both ways, from the start (a slow link, e.g. 12500000 for
+// 100 Mbit/s: the compression bench's "tunnel"). Listens (default 0.0.0.0, a free port), prints {"event":"listening","address":...,"port":N}, then
 // carries out one control line from stdin at a time (FaultProxy.perform: cut, stall, resume, rate,
 // down, up, plan, stats) and answers each with one JSON line. Exits 0 on stdin EOF or "quit", 64 on a
 // usage mistake, 69 when it cannot listen.
@@ -17,6 +18,7 @@ struct FaultProxyMain {
         var arguments = CommandLine.arguments.dropFirst()
         var target: (host: String, port: Int)?
         var listen: (host: String, port: Int) = ("0.0.0.0", 0)
+        var rate: Int?
         while let option = arguments.popFirst() {
             guard let value = arguments.popFirst() else { usage() }
             switch option {
@@ -31,6 +33,9 @@ struct FaultProxyMain {
                 } else {
                     usage()
                 }
+            case "--rate":
+                guard let bytesPerSecond = Int(value), bytesPerSecond > 0 else { usage() }
+                rate = bytesPerSecond
             default:
                 usage()
             }
@@ -44,6 +49,7 @@ struct FaultProxyMain {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             exit(69)
         }
+        if let rate { proxy.setRate(rate) }
         emit(#"{"address":"\#(proxy.address)","event":"listening","port":\#(proxy.port)}"#)
         while let line = readLine() {
             let command = line.trimmingCharacters(in: .whitespaces)
@@ -68,7 +74,7 @@ struct FaultProxyMain {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: ShareFaultProxy --to HOST:PORT [--listen [ADDRESS:]PORT]\n".utf8))
+        FileHandle.standardError.write(Data("usage: ShareFaultProxy --to HOST:PORT [--listen [ADDRESS:]PORT] [--rate BYTES_PER_SECOND]\n".utf8))
         exit(64)
     }
 }
