@@ -49,9 +49,6 @@ public final class SecureConnection {
 
     /// How many bytes to read from TLS at a time.
     static let readChunk = 256 << 10
-    /// The frame buffer of a connection that receives data: a whole DATA frame and one read fit, so
-    /// it never grows (doubling it would keep 2 MiB per connection).
-    static let receivingBuffer = FrameType.headerSize + FrameType.data.maxPayload + readChunk
     /// Arrays the DATA payloads of a connection that receives data are decoded into: whoever wrote a
     /// payload gives its array back here, and the next payload reuses it.
     public let payloadBuffers: PayloadBuffers?
@@ -72,9 +69,9 @@ public final class SecureConnection {
         self.peerTrustedBy = tls.peerTrustedBy
         self.peerCATrustProblem = tls.peerCATrustProblem
         self.payloadBuffers = receivesData ? PayloadBuffers() : nil
-        self.decoder = FrameDecoder(
-            capacity: receivesData ? Self.receivingBuffer : Self.readChunk * 2, limits: limits,
-            payloadBuffers: payloadBuffers)
+        // Large DATA payloads are read into their own arrays, so the buffer holds smaller frames and
+        // one read: it grows only for a large OFFER, and returns to this size after it.
+        self.decoder = FrameDecoder(capacity: Self.readChunk * 2, limits: limits, payloadBuffers: payloadBuffers)
         output.reserveCapacity(Self.flushThreshold + FrameType.maxDataBytes + 64)
         tls.whileWriteWaits = { [unowned self] in self.writeMayWait() }
     }

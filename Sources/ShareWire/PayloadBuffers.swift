@@ -18,7 +18,7 @@ public final class PayloadBuffers: Sendable {
     public let limit: Int
 
     /// A pool that keeps at most `limit` arrays.
-    public init(limit: Int = 4) {
+    public init(limit: Int = 1) {
         self.limit = limit
     }
 

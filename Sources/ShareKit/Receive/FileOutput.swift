@@ -13,7 +13,8 @@ import Glibc
 /// per GiB (docs/PERFORMANCE.md, "Where the time goes"). Written directly, the bytes go from this
 /// buffer to the disk with no copy and no dirty pages for the commit's sync to wait for. The buffer
 /// is the one copy the direct path needs (O_DIRECT wants aligned memory, offsets and lengths; the
-/// arrays that arrive are not aligned), made into memory that stays resident.
+/// arrays that arrive are not aligned), made into memory that stays resident while the transfer
+/// lasts.
 ///
 /// A file is written directly when it is at least ``directMinimum`` long, starts at an aligned
 /// offset and the filesystem accepts O_DIRECT; its last bytes (after the last whole block) are
@@ -26,10 +27,12 @@ struct FileOutput: ~Copyable {
     /// Files shorter than this go through the page cache: many small files cost their creation,
     /// not their bytes, and a block-sized tail for each would cost a second write.
     static let directMinimum: UInt64 = 8 << 20
-    /// Bytes collected before each direct write.
-    static let bufferSize = 1 << 20
+    /// Bytes collected before each direct write: half a DATA chunk, so a receiver writing many
+    /// large files at once (one buffer per transfer) holds little more than before.
+    static let bufferSize = 512 << 10
 
-    private let buffer: UnsafeMutableRawBufferPointer
+    /// The aligned buffer, made when the first file is written directly.
+    private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var fd: Int32 = -1
     /// Whether the file's writes go straight to the device now.
     private var direct = false
@@ -40,9 +43,7 @@ struct FileOutput: ~Copyable {
     /// Bytes since the last kernel writeback was started (page-cache writes only).
     private var unflushed: Int64 = 0
 
-    init() {
-        buffer = .allocate(byteCount: Self.bufferSize, alignment: LinuxCalls.directAlignment)
-    }
+    init() {}
 
     deinit { buffer.deallocate() }
 
@@ -56,6 +57,9 @@ struct FileOutput: ~Copyable {
         direct =
             size >= Self.directMinimum && offset % UInt64(LinuxCalls.directAlignment) == 0
             && LinuxCalls.setDirectIO(fd, true) == 0
+        if direct && buffer.baseAddress == nil {
+            buffer = .allocate(byteCount: Self.bufferSize, alignment: LinuxCalls.directAlignment)
+        }
     }
 
     /// Writes (or collects) `bytes`; the error number of a failed write.
