@@ -554,7 +554,7 @@ echo "### 3. share's peak RSS and CPU time (median of $ROUNDS rounds; RSS also t
 echo
 printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "transfer" "sender RSS (MiB)" "receiver RSS (MiB)" "sender CPU (s)" "receiver CPU (s)"
 printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "--------" "----------------" "------------------" "--------------" "----------------"
-for workload in $(has_case 1 && echo file half) tree; do
+for workload in $(has_case 1 && echo file half) $( (has_case 2 || has_case 2b) && echo tree); do
     case $workload in file) label="1 GiB file" ;; half) label="512 MiB file" ;; *) label="10k-file tree" ;; esac
     printf '| %-14s | %-20s | %-20s | %-14s | %-14s |\n' "$label" \
         "$(mib "$(median $workload share 6)") (largest $(mib "$(maximum $workload share 6)"))" \
