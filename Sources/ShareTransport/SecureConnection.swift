@@ -198,7 +198,7 @@ public final class SecureConnection {
     public func enqueueData(
         fileIndex: UInt32, offset: UInt64, encoding: DataEncoding = .raw, bytes: UnsafeRawBufferPointer
     ) throws(TransportError) {
-        guard bytes.count >= Self.directPayloadMinimum, rateLimit == nil else {
+        guard bytes.count >= Self.directPayloadMinimum else {
             FrameEncoder.appendData(fileIndex: fileIndex, offset: offset, encoding: encoding, bytes: bytes, to: &output)
             if output.count >= Self.flushThreshold { try flush() }
             return
@@ -237,19 +237,23 @@ public final class SecureConnection {
         guard !output.isEmpty || !payload.isEmpty else { return }
         noteAcknowledged()
         let tls = self.tls
-        // Under a rate limit, in slices the limiter paces: the peer sees bytes arrive steadily, as
-        // over a slow link, rather than a burst and then a long silence.
-        let slice = rateLimit?.slice ?? output.count
         let rateLimit = self.rateLimit
         let result: Result<Void, TLSError> = output.withUnsafeBytes { buffer in
             do throws(TLSError) {
-                if rateLimit == nil { try tls.write(buffer, then: payload); return .success(()) }
-                var start = 0
-                while start < buffer.count {
-                    let end = min(buffer.count, start + slice)
-                    try tls.write(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
-                    rateLimit?.consume(end - start)
-                    start = end
+                guard let rateLimit else {
+                    try tls.write(buffer, then: payload)
+                    return .success(())
+                }
+                // Under a rate limit, in slices the limiter paces: the peer sees bytes arrive steadily,
+                // as over a slow link, rather than a burst and then a long silence.
+                for part in [buffer, payload] {
+                    var start = 0
+                    while start < part.count {
+                        let end = min(part.count, start + rateLimit.slice)
+                        try tls.write(UnsafeRawBufferPointer(rebasing: part[start..<end]))
+                        rateLimit.consume(end - start)
+                        start = end
+                    }
                 }
                 return .success(())
             } catch {
