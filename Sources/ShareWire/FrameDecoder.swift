@@ -3,12 +3,12 @@ public import ShareDocuments
 /// Turns a byte stream into frames, in any chunking (docs/PROTOCOL.md §3).
 ///
 /// Feed it bytes as they arrive (``append(_:)`` or, without a copy, ``readInto(minimumSpace:_:)``)
-/// and take frames with ``next()`` until it returns nil. The payload of a large DATA frame
-/// (``directPayloadMinimum`` bytes or more) is read straight into the array the frame will carry,
-/// once its header was checked: its bytes are copied once, not into the buffer and then out again. A header is checked as soon as its five
+/// and take frames with ``next()`` until it returns nil. A header is checked as soon as its five
 /// bytes are buffered: an unknown type or a length above the type's limit throws before the payload
-/// is awaited or any space is reserved for it. At end of stream call ``finish()``: bytes left over
-/// mean the peer stopped mid-frame.
+/// is awaited or any space is reserved for it. The payload of a large DATA frame
+/// (``directPayloadMinimum`` bytes or more) is read straight into the array the frame will carry,
+/// once its fields were checked: its bytes are copied once, not into the buffer and then out
+/// again. At end of stream call ``finish()``: bytes left over mean the peer stopped mid-frame.
 public struct FrameDecoder: Sendable {
     private var storage: [UInt8]
     private var start = 0
@@ -111,7 +111,8 @@ public struct FrameDecoder: Sendable {
         reserveTail(minimumSpace)
         let offset = end
         let tailEnd =
-            followsLargePayload && start == end ? min(storage.count, offset + FrameType.headerSize + 17) : storage.count
+            followsLargePayload && start == end
+            ? min(storage.count, offset + FrameType.headerSize + FrameType.dataHeaderSize) : storage.count
         let result: Result<Int, E> = storage.withUnsafeMutableBytes { buffer in
             let tail = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<tailEnd])
             do throws(E) { return .success(try body(tail)) } catch { return .failure(error) }
@@ -164,22 +165,12 @@ public struct FrameDecoder: Sendable {
     /// rest there (``readInto(minimumSpace:_:)``).
     private mutating func startPayload(length: Int) throws(WireError) {
         let fieldsStart = start + FrameType.headerSize
-        guard end - fieldsStart >= 13 else { return }
+        // Index, offset and encoding; a zstd chunk's raw length after them.
+        let rawFieldsSize = FrameType.dataHeaderSize - 4
+        guard end - fieldsStart >= rawFieldsSize else { return }
+        if storage[fieldsStart + rawFieldsSize - 1] == 1, end - fieldsStart < FrameType.dataHeaderSize { return }
         var reader = ByteReader(storage[fieldsStart..<end], frameType: .data)
-        let fileIndex = try reader.u32()
-        let offset = try reader.u64()
-        let encoding: DataEncoding
-        switch try reader.u8() {
-        case 0: encoding = .raw
-        case 1:
-            guard end - fieldsStart >= 17 else { return }
-            let rawLength = try reader.u32()
-            if rawLength == 0 || Int(rawLength) > FrameType.maxDataBytes {
-                throw .malformed(.data, "a compressed length of \(rawLength) bytes (1 ... \(FrameType.maxDataBytes))")
-            }
-            encoding = .zstd(rawLength: rawLength)
-        case let raw: throw .malformed(.data, "unknown encoding \(raw)")
-        }
+        let (fileIndex, offset, encoding) = try Self.dataFields(&reader)
         let fieldsSize = end - fieldsStart - reader.remaining
         let count = length - fieldsSize
         if count > FrameType.maxDataBytes { throw .malformed(.data, "\(count) payload bytes") }
@@ -194,6 +185,24 @@ public struct FrameDecoder: Sendable {
         payloadHeaderSize = FrameType.headerSize + fieldsSize
         start = 0
         end = 0
+    }
+
+    /// The fields of a DATA frame before its payload: file index, offset and encoding (with a zstd
+    /// chunk's raw length, which must be 1 ... ``FrameType/maxDataBytes``).
+    private static func dataFields(_ reader: inout ByteReader) throws(WireError) -> (UInt32, UInt64, DataEncoding) {
+        let index = try reader.u32()
+        let offset = try reader.u64()
+        let rawEncoding = try reader.u8()
+        switch rawEncoding {
+        case 0: return (index, offset, .raw)
+        case 1:
+            let rawLength = try reader.u32()
+            if rawLength == 0 || Int(rawLength) > FrameType.maxDataBytes {
+                throw .malformed(.data, "a compressed length of \(rawLength) bytes (1 ... \(FrameType.maxDataBytes))")
+            }
+            return (index, offset, .zstd(rawLength: rawLength))
+        default: throw .malformed(.data, "unknown encoding \(rawEncoding)")
+        }
     }
 
     /// Lets `body` write into the rest of the large payload being read; returns what it wrote.
@@ -256,20 +265,7 @@ public struct FrameDecoder: Sendable {
             if haveCount != 0 && code != .accepted { throw .malformed(type, "HAVE records announced with a refusal") }
             return .decision(Decision(code, message: message, haveCount: haveCount))
         case .data:
-            let index = try reader.u32()
-            let offset = try reader.u64()
-            let rawEncoding = try reader.u8()
-            let encoding: DataEncoding
-            switch rawEncoding {
-            case 0: encoding = .raw
-            case 1:
-                let rawLength = try reader.u32()
-                if rawLength == 0 || Int(rawLength) > FrameType.maxDataBytes {
-                    throw .malformed(type, "a compressed length of \(rawLength) bytes (1 ... \(FrameType.maxDataBytes))")
-                }
-                encoding = .zstd(rawLength: rawLength)
-            default: throw .malformed(type, "unknown encoding \(rawEncoding)")
-            }
+            let (index, offset, encoding) = try Self.dataFields(&reader)
             let bytes = reader.rest()
             if bytes.isEmpty { throw .malformed(type, "no file bytes") }
             if bytes.count > FrameType.maxDataBytes { throw .malformed(type, "\(bytes.count) payload bytes") }
