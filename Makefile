@@ -14,7 +14,7 @@ PACKAGES := pkg-config libssl-dev openssl libavahi-client-dev avahi-daemon avahi
             bash-completion zsh fish desktop-file-utils python3-jsonschema python3-pip libhttp-parser-dev
 
 # Debian packages only `make bench` needs: gio (GLib's typing of files) for the type benchmark.
-BENCH_PACKAGES := libglib2.0-bin
+BENCH_PACKAGES := libglib2.0-bin python3
 
 # Under CI, tests that need root and network namespaces fail instead of skipping.
 ifdef CI
