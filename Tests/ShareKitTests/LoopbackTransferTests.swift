@@ -59,6 +59,12 @@ import Glibc
         let landed = harness.destination + "/disk.img"
         #expect(hexDigest(of: landed) == hexDigest(of: dir.at("disk.img")))
         #expect(report.files.first?.sha256 == hexDigest(of: landed))
+        // The sender hashes a file this large on a thread of its own (HashLane).
+        guard case .received(let transfer) = harness.nextOutcome() else {
+            Issue.record("the receiver did not report a received transfer")
+            return
+        }
+        #expect(transfer.files.map(\.sha256) == [hexDigest(of: dir.at("disk.img"))])
     }
 
     @Test func sendsALargeFileOfAnUnalignedSizeIntact() throws {
@@ -197,22 +203,24 @@ import Glibc
         }
     }
 
-    @Test func aWrongHashIsCaughtAndNothingIsKept() throws {
+    /// Files go in name order: one.bin, three.bin, two.bin; two.bin is large enough for the sender
+    /// to hash it on a thread of its own (HashLane).
+    @Test(arguments: [(1, "Docs/three.bin"), (2, "Docs/two.bin")])
+    func aWrongHashIsCaughtAndNothingIsKept(corrupted: Int, path: String) throws {
         let dir = TemporaryDirectory("hash")
         let harness = try ReceiverHarness(in: dir)
         FileTree.makeFolder(dir.at("Docs"))
         FileTree.writeFile(dir.at("Docs/one.bin"), size: 100_000, seed: 1)
-        FileTree.writeFile(dir.at("Docs/two.bin"), size: 3_000_000, seed: 2)
+        FileTree.writeFile(dir.at("Docs/two.bin"), size: 12 << 20, seed: 2)
         FileTree.writeFile(dir.at("Docs/three.bin"), size: 10, seed: 3)
         var sender = try TestSender(in: dir)
-        sender.options.corruptDigestOfFile = 1
+        sender.options.corruptDigestOfFile = corrupted
 
         #expect {
             _ = try sender.send([dir.at("Docs")], to: harness)
         } throws: { error in
             guard case SendError.failed(.remote(let peer)) = error else { return false }
-            // Files go in name order: one.bin, three.bin, two.bin.
-            return peer.code == .hashMismatch && peer.message.contains("Docs/three.bin")
+            return peer.code == .hashMismatch && peer.message.contains(path)
         }
         guard case .failed(_, _, _, let failure, _) = harness.nextOutcome() else {
             Issue.record("the receiver did not report the failure")

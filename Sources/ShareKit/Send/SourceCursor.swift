@@ -26,6 +26,9 @@ struct SourceCursor {
     private var hasher = SHA256()
     /// The open file while reading on its own.
     private var file: SourceFile?
+    /// Hashes the current file on a thread of its own (a large file read on its own), instead of
+    /// `hasher`.
+    private var lane: HashLane?
     /// Whether the current file was checked against what the receiver holds (and opened).
     private var started = false
     /// This connection's number in the group, while it is in it, and the steps it took but did not use yet.
@@ -119,11 +122,16 @@ struct SourceCursor {
             // Chunks end where the group's do, so a connection that resumed can join it again.
             let count = Int(
                 min(file.size - offset, UInt64(FileReader.chunkSize) - offset % UInt64(FileReader.chunkSize)))
+            // Outside a group (whose steps carry the hash so far), a file with 8 MiB or more still
+            // to read is hashed on a lane from here on (continued files too).
+            if lane == nil && shared == nil && file.size - offset >= HashLane.minimumFileBytes {
+                lane = HashLane(continuing: hasher, name: "share.hash")
+            }
             let started = ContinuousClock.now
             switch file.read(count) {
             case .success(let bytes):
                 shared?.countRead(count)
-                bytes.withUnsafeBytes { hasher.update($0) }
+                if let lane { lane.update(bytes) } else { bytes.withUnsafeBytes { hasher.update($0) } }
                 let at = offset
                 offset += UInt64(count)
                 return .data(fileIndex: fileIndex, offset: at, bytes: bytes, readTime: .now - started)
@@ -133,7 +141,7 @@ struct SourceCursor {
         }
         if let failure = file.changed() { return fail(failure) }
         let index = fileIndex
-        let digest = hasher.finalize()
+        let digest = lane?.finalize() ?? hasher.finalize()
         nextFile()
         return .end(fileIndex: index, sha256: digest)
     }
@@ -167,12 +175,14 @@ struct SourceCursor {
         offset = 0
         hasher = SHA256()
         file = nil
+        lane = nil
         started = false
     }
 
     private mutating func fail(_ failure: SourceFailure) -> Step {
         failed = true
         file = nil
+        lane = nil
         return .failure(failure.message)
     }
 }
