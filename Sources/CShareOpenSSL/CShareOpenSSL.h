@@ -79,7 +79,6 @@
     F(SSL_CTX_free) \
     F(SSL_CTX_new) \
     F(SSL_CTX_set1_cert_store) \
-    F(SSL_CTX_set_default_read_buffer_len) \
     F(SSL_CTX_set_num_tickets) \
     F(SSL_CTX_set_options) \
     F(SSL_CTX_set_verify) \

@@ -38,9 +38,6 @@ public final class TLSContext: @unchecked Sendable {
     /// Whether the peer must present a certificate (every context but ``serverForAnyClient(identity:)``).
     let requiresPeerCertificate: Bool
 
-    /// Bytes read from the socket at once (with read-ahead), so a large transfer needs few `recv` calls.
-    static let readBufferLength = 256 * 1024
-
     /// A context for accepting connections: presents `identity` and requires a certificate from every client.
     ///
     /// - Parameter anchors: the team CAs the user added; a client whose certificate one of them issued is
@@ -117,9 +114,12 @@ public final class TLSContext: @unchecked Sendable {
         // Present exactly the chain the identity holds: never one OpenSSL builds from the team CAs' store.
         _ = control(context, SSL_CTRL_MODE, Int(SSL_MODE_NO_AUTO_CHAIN))
 
-        // Large reads: fetch whatever has arrived (up to readBufferLength) with each recv.
+        // Read-ahead: each recv takes whatever has arrived that fits OpenSSL's buffer, whose size stays
+        // its least (one whole record). Before it decrypts each record, OpenSSL moves the bytes it
+        // has not used yet to the buffer's front: with 256 KiB of read-ahead that moving cost a
+        // receiver ~0.2 CPU-s per GiB, more than the recv calls a smaller buffer adds
+        // (docs/PERFORMANCE.md, "Measured design choices").
         _ = control(context, SSL_CTRL_SET_READ_AHEAD, 1)
-        openssl.SSL_CTX_set_default_read_buffer_len(context, TLSContext.readBufferLength)
 
         // The team CAs: the handshake verifies peers against them (an unknown issuer is still accepted, see
         // verifyPeerCertificate), and TLSConnection checks afresh whether one of them vouches for the peer.
