@@ -44,16 +44,25 @@ import TypeRegistry
         #expect(hexDigest(of: harness.destination + "/server.log") == hexDigest(of: path))
     }
 
+    /// A receiver next door that is starved of CPU (the machine busy with other work, as when the
+    /// suites between simulated hosts run beside this one) lets bytes wait in the socket as a
+    /// distant one does, and is then rightly compressed to; so the send is tried up to three times,
+    /// and one of them must travel raw. A receiver next door judged distant every time fails.
     @Test func textStraightToAReceiverOnThisMachineTravelsRaw() async throws {
         let dir = TemporaryDirectory("zstd-next-door")
         let harness = try ReceiverHarness(in: dir)
         let path = writeText(in: dir)
 
-        let report = try await sender(in: dir).send([path], to: harness)
-
-        let statistics = try #require(report.compression, "ZSTD was in use")
-        #expect(statistics.compressedChunks == 0, "\(statistics)")
-        #expect(statistics.payloadBytes == UInt64(Self.fileBytes))
+        var tries: [CompressionStatistics] = []
+        for _ in 0..<3 {
+            let report = try await sender(in: dir).send([path], to: harness)
+            let statistics = try #require(report.compression, "ZSTD was in use")
+            tries.append(statistics)
+            if statistics.compressedChunks == 0 { break }
+        }
+        let raw = try #require(tries.last)
+        #expect(raw.compressedChunks == 0, "\(tries)")
+        #expect(raw.payloadBytes == UInt64(Self.fileBytes))
         #expect(hexDigest(of: harness.destination + "/server.log") == hexDigest(of: path))
     }
 }
