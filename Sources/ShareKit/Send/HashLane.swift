@@ -1,5 +1,6 @@
 import Foundation
 import ShareTLS
+import Synchronization
 
 /// The SHA-256 of one large file, computed on a thread of its own from the arrays given to it, in
 /// the order given.
@@ -10,95 +11,53 @@ import ShareTLS
 /// (docs/PERFORMANCE.md, "Where the time goes"). Small files are hashed where they are read: a
 /// hand-over per file would cost more than their hash.
 ///
-/// The arrays are shared, not copied (they are values): the lane holds each until it is hashed, at
-/// most ``budget`` bytes of them; ``update(_:)`` waits for room, so the lane never falls further
-/// behind. The thread ends with ``finalize()``, or when the lane is dropped.
+/// The arrays are shared, not copied (they are values): the lane holds each until it is hashed,
+/// through a ``BoundedQueue`` of at most ``budget`` bytes besides the array being hashed;
+/// ``update(_:)`` waits for room, so the lane never falls further behind. The thread ends with
+/// ``finalize()``, or when the lane is dropped.
 final class HashLane: Sendable {
     /// Files of at least this many bytes are hashed on a lane (the size from which the receiver
     /// also writes past the page cache).
     static let minimumFileBytes: UInt64 = 8 << 20
-    /// Bytes given to the lane and not hashed yet, at most (one more array passes when none wait).
-    static let budget = 2 << 20
+    /// Bytes given to the lane and waiting to be hashed, at most (one more array passes when none
+    /// wait): with the array being hashed, two of the reader's 1 MiB chunks.
+    static let budget = 1 << 20
 
-    private let work: Work
+    private let work = Work()
 
     /// Starts the lane's thread (named `name`), continuing `state`: a fresh hash, or the hash of
     /// the part of the file the receiver holds already.
     init(continuing state: SHA256 = SHA256(), name: String) {
-        let work = Work(state)
-        self.work = work
-        BlockingWork.start(name) { work.run() }
+        let work = self.work
+        BlockingWork.start(name) { work.run(continuing: state) }
     }
 
-    deinit { work.close() }
+    deinit { work.queue.cancel() }
 
-    /// Adds `bytes` to the hash, waiting while the lane holds ``budget`` bytes not hashed yet.
-    func update(_ bytes: [UInt8]) { work.add(bytes) }
+    /// Adds `bytes` to the hash, waiting while ``budget`` bytes wait to be hashed.
+    func update(_ bytes: [UInt8]) { work.queue.push(bytes, cost: bytes.count) }
 
     /// Waits until every array given is hashed, ends the thread and returns the digest.
-    func finalize() -> [UInt8] { work.finish() }
+    func finalize() -> [UInt8] {
+        work.queue.close()
+        work.finished.wait()
+        return work.digest.withLock { $0 }
+    }
 
-    /// What the lane's thread and its users share.
-    private final class Work: @unchecked Sendable {
-        // @unchecked: every stored property is guarded by `condition`; the hash is taken out of
-        // `state` while the lane's thread hashes, so only one thread ever touches it.
-        private let condition = NSCondition()
-        private var queued: [[UInt8]] = []
-        private var head = 0
-        private var queuedBytes = 0
-        /// The running hash; nil while the lane's thread is adding an array to it.
-        private var state: SHA256?
-        private var closed = false
+    /// What the lane's thread and its users share (the thread holds this, not the lane, so a
+    /// dropped lane cancels the queue and the thread ends).
+    private final class Work: Sendable {
+        let queue = BoundedQueue<[UInt8]>(maxCost: HashLane.budget)
+        let finished = DispatchSemaphore(value: 0)
+        let digest = Mutex<[UInt8]>([])
 
-        init(_ state: SHA256) {
-            self.state = state
-        }
-
-        func add(_ bytes: [UInt8]) {
-            condition.lock()
-            defer { condition.unlock() }
-            while !closed && queuedBytes > 0 && queuedBytes + bytes.count > HashLane.budget { condition.wait() }
-            guard !closed else { return }
-            queued.append(bytes)
-            queuedBytes += bytes.count
-            condition.broadcast()
-        }
-
-        func finish() -> [UInt8] {
-            condition.lock()
-            while !closed && (head < queued.count || state == nil) { condition.wait() }
-            let result = state ?? SHA256()
-            closed = true
-            condition.broadcast()
-            condition.unlock()
-            return result.finalize()
-        }
-
-        func close() {
-            condition.lock()
-            closed = true
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func run() {
-            condition.lock()
-            defer { condition.unlock() }
-            while true {
-                while !closed && head == queued.count { condition.wait() }
-                guard !closed, var running = state else { return }
-                let bytes = queued[head]
-                queued[head] = []
-                head += 1
-                if head == queued.count { (queued, head) = ([], 0) }
-                state = nil
-                condition.unlock()
-                running.update(bytes)
-                condition.lock()
-                state = running
-                queuedBytes -= bytes.count
-                condition.broadcast()
-            }
+        /// Hashes what the queue hands over until it is closed (or cancelled), then keeps the digest.
+        func run(continuing state: SHA256) {
+            var hash = state
+            while let bytes = queue.pop() { hash.update(bytes) }
+            let result = hash.finalize()
+            digest.withLock { $0 = result }
+            finished.signal()
         }
     }
 }
